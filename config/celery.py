@@ -1,0 +1,11 @@
+"""The Celery app. Settings come from Django settings (CELERY_* names)."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("drifter")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,1 @@
+"""Drifter's rules engine: pure Python, no Django, no apps. See docs/game-record.md."""

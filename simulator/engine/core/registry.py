@@ -1,0 +1,64 @@
+"""The registry of games: each game package registers how to start, replay and bot it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from simulator.engine.core.errors import RulesError
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """How the service and the commands drive one game.
+
+    `new_game(seats, rules, seed, record)` starts a game, `replay(record_json)` rebuilds one from
+    its record, `bots` maps a bot name to a factory `(seat, seed) -> Bot`, and `min_players` /
+    `max_players` bound the seats.
+    """
+
+    name: str
+    title: str
+    new_game: Callable[..., Any]
+    replay: Callable[[dict], Any]
+    bots: dict[str, Callable[[int, int], Any]] = field(default_factory=dict)
+    min_players: int = 2
+    max_players: int = 2
+    needs_decks: bool = False
+
+
+_GAMES: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Add a game to the registry (idempotent for the same name)."""
+    _GAMES[spec.name] = spec
+    return spec
+
+
+def _load_builtin() -> None:
+    # Importing a game package registers it; imported lazily to keep core free of cycles.
+    import importlib
+
+    for name in ("drifter", "gunfighter", "duel", "quickdraw", "tabletown"):
+        try:
+            importlib.import_module(f"simulator.engine.{name}")
+        except ModuleNotFoundError as exc:  # a game not yet built is simply absent
+            if exc.name != f"simulator.engine.{name}":
+                raise
+
+
+def games() -> dict[str, GameSpec]:
+    """Every registered game by name."""
+    _load_builtin()
+    return dict(_GAMES)
+
+
+def get_game(name: str) -> GameSpec:
+    """The spec of a game; RulesError if there is none by that name."""
+    _load_builtin()
+    try:
+        return _GAMES[name]
+    except KeyError:
+        raise RulesError(f"unknown game {name!r}; known: {', '.join(sorted(_GAMES))}") from None
