@@ -1,0 +1,818 @@
+"""Card and kicker-chip images drawn with Pillow: deterministic, cached on disk by content hash.
+
+Everything is drawn with Pillow primitives and the scalable font bundled with Pillow, so the
+same inputs give byte-identical PNGs on any machine with the same Pillow. The functions are
+duck-typed: they take a `cards.models.Card` / `KickerChip` or the engine's `CardDef` /
+`KickerChipDef` alike. Only the cache functions touch Django (lazily), so `render_card` and
+`render_chip` work in plain Python.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import os
+import tempfile
+import unicodedata
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont, ImageOps
+
+# Bump whenever the drawing changes, so cached PNGs and ETags are invalidated.
+RENDER_VERSION = "1"
+
+CARD_SIZE = (630, 880)  # 63 x 88 mm at ~254 dpi
+THUMB_SIZE = (252, 352)
+CHIP_SIZE = (300, 300)
+SIZES = {"full": CARD_SIZE, "thumb": THUMB_SIZE}
+
+Box = tuple[int, int, int, int]
+
+# --- Layout (card pixels). Tests sample pixels at these places. -------------------------------
+MARGIN = 28
+NAME_BAR: Box = (MARGIN, 28, 602, 104)
+COST_CENTER = (552, 66)
+COST_RADIUS = 46
+ART_BOX: Box = (MARGIN, 116, 602, 404)
+TYPE_LINE: Box = (MARGIN, 414, 602, 456)
+STAT_ROW_TOP, STAT_ROW_BOTTOM = 466, 560
+STAT_BOXES: tuple[Box, ...] = tuple(
+    (MARGIN + i * 146, STAT_ROW_TOP, MARGIN + i * 146 + 136, STAT_ROW_BOTTOM) for i in range(4)
+)
+STAT_HEADER_HEIGHT = 28
+TEXT_BOX_DUDE: Box = (MARGIN, 570, 602, 810)
+TEXT_BOX_OTHER: Box = (MARGIN, 466, 602, 810)
+TEXT_PADDING = 18
+FOOTER_Y = 834
+FRAME_SAMPLE = (12, 440)  # inside the frame band, clear of every panel
+
+# --- Palette ---------------------------------------------------------------------------------
+INK = (38, 27, 20)
+PARCHMENT = (246, 236, 210)
+PAPER = (252, 248, 238)
+KEYLINE = (24, 17, 12)
+FRAME_COLORS = {
+    "dude": (122, 42, 28),  # oxblood
+    "gear": (58, 86, 102),  # gunmetal
+    "fortune": (170, 122, 26),  # old gold
+}
+ACCENT = (227, 199, 122)
+COPY_ACCENT = (55, 198, 192)  # copy cards get a turquoise inner rule and a COPY tag
+SKIES = {
+    "dude": ((214, 104, 52), (248, 214, 150)),
+    "gear": ((96, 146, 186), (222, 236, 244)),
+    "fortune": ((72, 54, 120), (232, 156, 140)),
+}
+GROUND = (181, 120, 74)
+MESA = (132, 78, 44)
+STAT_COLORS = {
+    "smarts": (44, 86, 138),
+    "skill": (150, 40, 32),
+    "luck": (38, 118, 64),
+    "kicker": (38, 27, 20),
+}
+RARITY_MARKS = {
+    # rarity: (shape, fill, letter)
+    "common": ("circle", (30, 30, 30), "C"),
+    "uncommon": ("diamond", (150, 160, 172), "U"),
+    "rare": ("star", (214, 168, 40), "R"),
+    "fixed": ("square", (60, 110, 170), "F"),
+    "promo": ("hexagon", (128, 56, 150), "P"),
+}
+CHIP_COLORS = {
+    # colour: (body, edge inserts)
+    "white": ((240, 237, 228), (84, 84, 88)),
+    "red": ((178, 36, 30), (246, 240, 228)),
+    "blue": ((30, 76, 156), (246, 240, 228)),
+    "green": ((28, 118, 58), (246, 240, 228)),
+}
+
+# Glyphs the bundled Aileron subset actually has; anything else would print as a box.
+_GLYPHS = frozenset(chr(c) for c in range(0x20, 0x7F)) | frozenset("©«°±´·»‘’“”…‹›⁄™")
+_REPLACEMENTS = {"−": "-", "–": "-", "—": "-", "×": "x", "\u00a0": " ", "\t": " ", "★": "*"}
+
+
+# --- Faces: exactly what an image shows, so the cache key can hash it --------------------------
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    """What a card image shows, normalised from a model `Card` or an engine `CardDef`."""
+
+    code: str
+    set_code: str
+    number: str
+    name: str
+    type: str
+    is_copy: bool
+    faction: str
+    rarity: str
+    cost: int
+    smarts: int
+    skill: int
+    luck: int
+    kicker_limit: int
+    text: str
+
+    @property
+    def is_dude(self) -> bool:
+        return self.type == "dude"
+
+
+@dataclass(frozen=True, slots=True)
+class ChipFace:
+    """One side of a kicker chip as printed."""
+
+    code: str
+    color: str
+    value: int
+    side: int
+    stat: str
+    amount: int
+
+
+def card_face(card: Any) -> CardFace:
+    """Read the printed fields off anything card-shaped."""
+    code = str(card.code)
+    set_code, _, number = code.partition("-")
+    return CardFace(
+        code=code,
+        set_code=set_code,
+        number=number,
+        name=str(card.name),
+        type=str(card.type),
+        is_copy=bool(getattr(card, "is_copy", False)),
+        faction=str(getattr(card, "faction", "") or ""),
+        rarity=str(card.rarity),
+        cost=int(card.cost or 0),
+        smarts=int(getattr(card, "smarts", 0) or 0),
+        skill=int(getattr(card, "skill", 0) or 0),
+        luck=int(getattr(card, "luck", 0) or 0),
+        kicker_limit=int(getattr(card, "kicker_limit", 0) or 0),
+        text=str(getattr(card, "text", "") or ""),
+    )
+
+
+def chip_face(chip: Any, side: int) -> ChipFace:
+    """Read one side (0 or 1) off anything kicker-chip-shaped."""
+    if side not in (0, 1):
+        raise ValueError(f"a kicker chip has sides 0 and 1, not {side!r}")
+    stat, amount = list(chip.sides)[side]
+    return ChipFace(
+        code=str(chip.code),
+        color=str(chip.color),
+        value=int(chip.value),
+        side=side,
+        stat=str(stat),
+        amount=int(amount),
+    )
+
+
+# --- Fonts and text --------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled Aileron at `size` px: no system fonts, so output is the same everywhere."""
+    return ImageFont.load_default(size=size)  # type: ignore[return-value]
+
+
+def printable(text: str) -> str:
+    """Fold `text` onto the glyphs the bundled font has (accents dropped, dashes to hyphens)."""
+    if all(c in _GLYPHS for c in text):
+        return text
+    out = []
+    for c in text:
+        c = _REPLACEMENTS.get(c, c)
+        if c not in _GLYPHS and c != "\n":
+            c = "".join(d for d in unicodedata.normalize("NFKD", c) if d in _GLYPHS) or "?"
+        out.append(c)
+    return "".join(out)
+
+
+@lru_cache(maxsize=8192)
+def _width(fnt: ImageFont.FreeTypeFont, word: str) -> float:
+    # Measuring costs ~1.5 µs a character, so each word is measured once, not once per try.
+    return fnt.getlength(word)
+
+
+@lru_cache(maxsize=64)
+def _narrowest(fnt: ImageFont.FreeTypeFont) -> float:
+    return min(fnt.getlength(c) for c in _GLYPHS if c != " ")
+
+
+def _too_wide(word: str, fnt: ImageFont.FreeTypeFont, width: int) -> bool:
+    # A monster word is known to overflow without measuring all of it.
+    return len(word) * _narrowest(fnt) > width or _width(fnt, word) > width
+
+
+def _longest_prefix(word: str, fnt: ImageFont.FreeTypeFont, width: int) -> int:
+    """How many leading letters of `word` fit `width` (at least one)."""
+    lo, hi = 1, min(len(word), int(width / _narrowest(fnt)) + 1)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fnt.getlength(word[:mid]) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _take_line(words: list[str], start: int, fnt: ImageFont.FreeTypeFont, width: int) -> int:
+    """The index just past the words that fit on one line beginning with `words[start]`."""
+    space = _width(fnt, " ")
+    end, used = start + 1, _width(fnt, words[start])
+    while end < len(words) and used + space + _width(fnt, words[end]) <= width:
+        used += space + _width(fnt, words[end])
+        end += 1
+    # Summed word widths ignore kerning at the spaces: confirm with one exact measurement.
+    while end - start > 1 and fnt.getlength(" ".join(words[start:end])) > width:
+        end -= 1
+    return end
+
+
+def wrap_text(
+    text: str, fnt: ImageFont.FreeTypeFont, width: int, limit: int | None = None
+) -> list[str]:
+    """Greedy word wrap: every returned line measures at most `width` px in `fnt`.
+
+    Newlines start new paragraphs; a word wider than `width` is broken between letters. With
+    `limit`, wrapping stops as soon as there are more than `limit` lines (the text won't fit
+    anyway, so there is no point measuring the rest).
+    """
+    cap = len(text) + 1 if limit is None else limit
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        words, start = paragraph.split(), 0
+        if not words:
+            lines.append("")
+        while start < len(words) and len(lines) <= cap:
+            word = words[start]
+            if _too_wide(word, fnt, width):
+                cut = _longest_prefix(word, fnt, width)
+                words[start : start + 1] = [word[:cut], word[cut:]]
+                lines.append(words[start])
+                start += 1
+                continue
+            end = _take_line(words, start, fnt, width)
+            lines.append(" ".join(words[start:end]))
+            start = end
+        if len(lines) > cap:
+            break
+    return lines
+
+
+def _ellipsize(line: str, fnt: ImageFont.FreeTypeFont, width: int) -> str:
+    while line and fnt.getlength(line + "…") > width:
+        line = line[:-1]
+    return line.rstrip() + "…"
+
+
+def line_height(size: int) -> int:
+    return round(size * 1.28)
+
+
+def fit_text(
+    text: str, width: int, height: int, sizes: range = range(30, 13, -2)
+) -> tuple[ImageFont.FreeTypeFont, list[str]]:
+    """The largest font in `sizes` whose wrapped lines fit `width` x `height`, and those lines.
+
+    If even the smallest size overflows, the text is cut at the last line that fits and ends
+    with an ellipsis: the box is never overrun.
+    """
+    text = printable(text.strip())
+    for size in sizes:
+        fnt = font(size)
+        max_lines = max(1, height // line_height(size))
+        lines = wrap_text(text, fnt, width, limit=max_lines)
+        if len(lines) <= max_lines:
+            return fnt, lines
+    kept = lines[:max_lines]
+    kept[-1] = _ellipsize(kept[-1], fnt, width)
+    return fnt, kept
+
+
+def _fit_line(text: str, width: int, sizes: range) -> tuple[ImageFont.FreeTypeFont, str]:
+    """The largest font in `sizes` at which one line of `text` fits `width`, and the text
+    (cut with an ellipsis if it is too long even at the smallest size)."""
+    text = printable(text)
+    for size in sizes:
+        fnt = font(size)
+        if fnt.getlength(text) <= width:
+            return fnt, text
+    return fnt, _ellipsize(text, fnt, width)
+
+
+def _text_centered(
+    draw: ImageDraw.ImageDraw,
+    center: tuple[float, float],
+    text: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill: tuple[int, ...],
+    bold: int = 0,
+) -> None:
+    draw.text(center, text, font=fnt, fill=fill, anchor="mm", stroke_width=bold, stroke_fill=fill)
+
+
+# --- Supersampled drawing for round shapes (Pillow's primitives are not antialiased) ---------
+def _smooth(
+    size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw, int], None], factor: int = 3
+) -> Image.Image:
+    """Paint at `factor` times `size` on a transparent layer and scale down: smooth edges."""
+    layer = Image.new("RGBA", (size[0] * factor, size[1] * factor), (0, 0, 0, 0))
+    paint(ImageDraw.Draw(layer), factor)
+    return layer.resize(size, Image.Resampling.LANCZOS)
+
+
+def _paste(base: Image.Image, layer: Image.Image, at: tuple[int, int]) -> None:
+    base.paste(layer, at, layer)
+
+
+def _star_points(
+    cx: float, cy: float, outer: float, inner: float, tips: int
+) -> list[tuple[float, float]]:
+    points = []
+    for i in range(tips * 2):
+        r = outer if i % 2 == 0 else inner
+        a = math.pi * i / tips - math.pi / 2
+        points.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return points
+
+
+def _polygon_points(
+    cx: float, cy: float, r: float, sides: int, turn: float = 0.0
+) -> list[tuple[float, float]]:
+    return [
+        (
+            cx + r * math.cos(2 * math.pi * i / sides + turn),
+            cy + r * math.sin(2 * math.pi * i / sides + turn),
+        )
+        for i in range(sides)
+    ]
+
+
+# --- The card --------------------------------------------------------------------------------
+def render_card(card: Any) -> Image.Image:
+    """The card face, 630 x 880 RGB: frame by type, name, cost disc, art emblem, type line,
+    stats and kicker limit (dudes), word-wrapped ability text, rarity mark, set and number."""
+    return _render_card_face(card_face(card))
+
+
+def _render_card_face(face: CardFace) -> Image.Image:
+    frame = FRAME_COLORS.get(face.type, FRAME_COLORS["gear"])
+    image = Image.new("RGB", CARD_SIZE, frame)
+    draw = ImageDraw.Draw(image)
+    w, h = CARD_SIZE
+    draw.rectangle((0, 0, w - 1, h - 1), outline=KEYLINE, width=4)
+    accent = COPY_ACCENT if face.is_copy else ACCENT
+    draw.rounded_rectangle(
+        (MARGIN - 10, MARGIN - 10, w - MARGIN + 9, FOOTER_Y - 16),
+        radius=18,
+        outline=accent,
+        width=6 if face.is_copy else 3,
+    )
+
+    _draw_art(image, face)
+    _draw_name(image, draw, face)
+    _draw_type_line(image, draw, face, accent)
+    if face.is_dude:
+        _draw_stats(draw, face)
+    _draw_text_box(draw, face, TEXT_BOX_DUDE if face.is_dude else TEXT_BOX_OTHER)
+    _draw_footer(draw, face)
+    return image
+
+
+def _draw_name(image: Image.Image, draw: ImageDraw.ImageDraw, face: CardFace) -> None:
+    draw.rounded_rectangle(NAME_BAR, radius=12, fill=PARCHMENT, outline=KEYLINE, width=3)
+    x0, y0, _, y1 = NAME_BAR
+    room = COST_CENTER[0] - COST_RADIUS - 12 - (x0 + 20)
+    fnt, name = _fit_line(face.name, room, range(40, 21, -2))
+    draw.text(
+        (x0 + 20, (y0 + y1) / 2),
+        name,
+        font=fnt,
+        fill=INK,
+        anchor="lm",
+        stroke_width=1,
+        stroke_fill=INK,
+    )
+    _draw_cost(image, face.cost)
+
+
+def _draw_cost(image: Image.Image, cost: int) -> None:
+    """A betting chip: dark body, eight cream edge inserts, a cream centre with the cost."""
+    r = COST_RADIUS
+    d = 2 * r + 4
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        c = d * s / 2
+        outer = (c - r * s, c - r * s, c + r * s, c + r * s)
+        draw.ellipse(outer, fill=(28, 24, 22), outline=KEYLINE, width=2 * s)
+        for i in range(8):
+            start = i * 45 - 8
+            draw.pieslice(outer, start, start + 16, fill=(240, 226, 190))
+        ri = (r - 11) * s
+        draw.ellipse(
+            (c - ri, c - ri, c + ri, c + ri), fill=(250, 242, 220), outline=KEYLINE, width=2 * s
+        )
+
+    layer = _smooth((d, d), paint)
+    draw = ImageDraw.Draw(layer)
+    label = str(cost)
+    fnt, label = _fit_line(label, 2 * (r - 16), range(40, 15, -2))
+    _text_centered(draw, (d / 2, d / 2 + 1), label, fnt, INK, bold=1)
+    _paste(image, layer, (COST_CENTER[0] - d // 2, COST_CENTER[1] - d // 2))
+
+
+@lru_cache(maxsize=8)
+def _backdrop(card_type: str) -> Image.Image:
+    """The painted scene behind the emblem: sky gradient, sun, mesas, ground. Same per type."""
+    x0, y0, x1, y1 = ART_BOX
+    w, h = x1 - x0, y1 - y0
+    top, bottom = SKIES.get(card_type, SKIES["gear"])
+    sky = ImageOps.colorize(Image.linear_gradient("L").resize((w, h)), top, bottom)
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        horizon = h * 0.74
+        draw.ellipse(
+            (w * 0.70 * s, h * 0.22 * s, w * 0.88 * s, (h * 0.22 + w * 0.18) * s),
+            fill=(255, 236, 180, 230),
+        )
+        draw.polygon(
+            [
+                (0, horizon * s),
+                (w * 0.06 * s, h * 0.56 * s),
+                (w * 0.20 * s, h * 0.56 * s),
+                (w * 0.25 * s, horizon * s),
+            ],
+            fill=MESA,
+        )
+        draw.polygon(
+            [
+                (w * 0.74 * s, horizon * s),
+                (w * 0.80 * s, h * 0.62 * s),
+                (w * 0.95 * s, h * 0.60 * s),
+                (w * s, h * 0.64 * s),
+                (w * s, horizon * s),
+            ],
+            fill=MESA,
+        )
+        draw.rectangle((0, horizon * s, w * s, h * s), fill=GROUND)
+        draw.line((0, horizon * s, w * s, horizon * s), fill=MESA, width=2 * s)
+
+    sky.paste(scene := _smooth((w, h), paint, factor=2), (0, 0), scene)
+    return sky
+
+
+def _draw_art(image: Image.Image, face: CardFace) -> None:
+    image.paste(_backdrop(face.type), ART_BOX[:2])
+    emblem, at = _emblem(face.type)
+    image.paste(emblem, at, emblem)
+    ImageDraw.Draw(image).rectangle(ART_BOX, outline=KEYLINE, width=3)
+
+
+@lru_cache(maxsize=8)
+def _emblem(card_type: str) -> tuple[Image.Image, tuple[int, int]]:
+    """The type's emblem (hat, sheriff's star, horseshoe) as a smooth layer placed on the art."""
+    size = 230
+    painters = {"dude": _paint_hat, "gear": _paint_star, "fortune": _paint_horseshoe}
+    layer = _smooth((size, size), painters.get(card_type, _paint_star), factor=3)
+    x0, y0, x1, y1 = ART_BOX
+    at = ((x0 + x1 - size) // 2, (y0 + y1 - size) // 2 + 4)
+    return layer, at
+
+
+def _paint_hat(draw: ImageDraw.ImageDraw, s: int) -> None:
+    felt, shade, band = (74, 48, 32), (52, 33, 22), (201, 162, 39)
+    # Brim: a wide ellipse, with its far half hidden under the crown.
+    draw.ellipse((10 * s, 128 * s, 220 * s, 196 * s), fill=shade, outline=KEYLINE, width=3 * s)
+    draw.ellipse((22 * s, 132 * s, 208 * s, 184 * s), fill=felt)
+    # Crown with a pinched top.
+    crown = [
+        (62, 160),
+        (58, 90),
+        (70, 52),
+        (96, 40),
+        (115, 56),
+        (134, 40),
+        (160, 52),
+        (172, 90),
+        (168, 160),
+    ]
+    draw.polygon([(x * s, y * s) for x, y in crown], fill=felt, outline=KEYLINE, width=3 * s)
+    draw.line([(115 * s, 58 * s), (115 * s, 100 * s)], fill=shade, width=4 * s)
+    draw.polygon(
+        [(x * s, y * s) for x, y in [(60, 128), (170, 128), (168, 156), (62, 156)]],
+        fill=band,
+        outline=KEYLINE,
+    )
+    draw.ellipse(
+        (100 * s, 132 * s, 124 * s, 152 * s), fill=(246, 236, 210), outline=KEYLINE, width=2 * s
+    )
+
+
+def _paint_star(draw: ImageDraw.ImageDraw, s: int) -> None:
+    gold, dark = (222, 176, 48), (150, 108, 20)
+    c, outer, inner = 115 * s, 98 * s, 52 * s
+    points = _star_points(c, c, outer, inner, 6)
+    draw.polygon(points, fill=gold, outline=KEYLINE, width=3 * s)
+    for x, y in points[::2]:
+        r = 13 * s
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=gold, outline=KEYLINE, width=3 * s)
+    r = 40 * s
+    draw.ellipse((c - r, c - r, c + r, c + r), fill=dark, outline=KEYLINE, width=3 * s)
+    draw.polygon(_star_points(c, c, 30 * s, 13 * s, 5), fill=gold)
+
+
+def _paint_horseshoe(draw: ImageDraw.ImageDraw, s: int) -> None:
+    iron, dark = (150, 156, 164), (70, 74, 80)
+    c, r, thick = 115 * s, 78 * s, 34 * s
+    top = 40 * s
+    bottom_center = 130 * s
+    # Open end up (it holds the luck): two legs and the rounded heel.
+    for left in (c - r, c + r - thick):
+        draw.rectangle((left, top, left + thick, bottom_center), fill=KEYLINE)
+        draw.rectangle((left + 3 * s, top + 3 * s, left + thick - 3 * s, bottom_center), fill=iron)
+    box = (c - r, bottom_center - r, c + r, bottom_center + r)
+    draw.arc(box, 0, 180, fill=KEYLINE, width=thick)
+    inset = 3 * s
+    draw.arc(
+        (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset),
+        0,
+        180,
+        fill=iron,
+        width=thick - 2 * inset,
+    )
+    for i in range(7):
+        a = math.pi * (i / 6)
+        rr = r - thick / 2
+        x, y = c + rr * math.cos(a), bottom_center + rr * math.sin(a)
+        if i in (0, 6):
+            continue
+        hole = 5 * s
+        draw.ellipse((x - hole, y - hole, x + hole, y + hole), fill=dark)
+    for left in (c - r, c + r - thick):
+        for y in (top + 22 * s, top + 58 * s):
+            x, hole = left + thick / 2, 5 * s
+            draw.ellipse((x - hole, y - hole, x + hole, y + hole), fill=dark)
+
+
+def _draw_type_line(
+    image: Image.Image, draw: ImageDraw.ImageDraw, face: CardFace, accent: tuple[int, int, int]
+) -> None:
+    x0, y0, x1, y1 = TYPE_LINE
+    draw.rounded_rectangle(TYPE_LINE, radius=8, fill=KEYLINE, outline=accent, width=2)
+    words = [face.type.upper()]
+    if face.is_copy:
+        words.append("COPY")
+    if face.faction:
+        words.append(face.faction)
+    label = "  ·  ".join(words)
+    mark = y1 - y0 - 4
+    room = x1 - x0 - 28 - mark - 12
+    fnt, label = _fit_line(label, room, range(24, 13, -1))
+    draw.text((x0 + 16, (y0 + y1) / 2), label, font=fnt, fill=PARCHMENT, anchor="lm")
+    _draw_rarity(image, face.rarity, (x1 - 10 - mark, y0 + 2), mark)
+
+
+def _draw_rarity(image: Image.Image, rarity: str, at: tuple[int, int], size: int) -> None:
+    """The rarity mark: a shape and colour per rarity, with the rarity's letter in it."""
+    shape, fill, letter = RARITY_MARKS.get(rarity, ("circle", (30, 30, 30), "?"))
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        c, r = size * s / 2, (size / 2 - 1) * s
+        edge = {"fill": fill, "outline": PAPER, "width": 2 * s}
+        if shape == "circle":
+            draw.ellipse((c - r, c - r, c + r, c + r), **edge)
+        elif shape == "diamond":
+            draw.polygon(_polygon_points(c, c, r, 4, 0.0), **edge)
+        elif shape == "star":
+            draw.polygon(_star_points(c, c, r, r * 0.62, 5), **edge)
+        elif shape == "square":
+            q = r * 0.86
+            draw.rectangle((c - q, c - q, c + q, c + q), **edge)
+        else:
+            draw.polygon(_polygon_points(c, c, r, 6, 0.0), **edge)
+
+    layer = _smooth((size, size), paint, factor=4)
+    ink = INK if rarity in ("uncommon", "rare") else PAPER
+    dy = 2 if shape == "star" else 0
+    _text_centered(
+        ImageDraw.Draw(layer),
+        (size / 2, size / 2 + dy),
+        letter,
+        font(15 if shape == "star" else 18),
+        ink,
+        bold=1 if shape != "star" else 0,
+    )
+    _paste(image, layer, at)
+
+
+def _draw_stats(draw: ImageDraw.ImageDraw, face: CardFace) -> None:
+    values = (
+        ("SMARTS", "smarts", face.smarts),
+        ("SKILL", "skill", face.skill),
+        ("LUCK", "luck", face.luck),
+        ("KICKER LIMIT", "kicker", face.kicker_limit),
+    )
+    for box, (label, key, value) in zip(STAT_BOXES, values):
+        x0, y0, x1, y1 = box
+        draw.rounded_rectangle(box, radius=10, fill=PAPER, outline=KEYLINE, width=3)
+        header = (x0, y0, x1, y0 + STAT_HEADER_HEIGHT)
+        draw.rounded_rectangle(
+            header,
+            radius=10,
+            fill=STAT_COLORS[key],
+            outline=KEYLINE,
+            width=3,
+            corners=(True, True, False, False),
+        )
+        fnt, label = _fit_line(label, x1 - x0 - 14, range(17, 10, -1))
+        _text_centered(draw, ((x0 + x1) / 2, y0 + STAT_HEADER_HEIGHT / 2 + 1), label, fnt, PAPER)
+        cy = (y0 + STAT_HEADER_HEIGHT + y1) / 2
+        _text_centered(draw, ((x0 + x1) / 2, cy), str(value), font(48), STAT_COLORS[key], bold=1)
+
+
+def _draw_text_box(draw: ImageDraw.ImageDraw, face: CardFace, box: Box) -> None:
+    draw.rounded_rectangle(box, radius=12, fill=PARCHMENT, outline=KEYLINE, width=3)
+    if not face.text.strip():
+        return
+    x0, y0, x1, y1 = text_area(box)
+    fnt, lines = fit_text(face.text, x1 - x0, y1 - y0)
+    step = line_height(int(fnt.size))
+    # Short texts sit in the middle of the box; long ones start at the top.
+    y = y0 + max(0, (y1 - y0 - step * len(lines)) // 2)
+    for line in lines:
+        draw.text((x0, y), line, font=fnt, fill=INK)
+        y += step
+
+
+def text_area(box: Box) -> Box:
+    """The part of a text box that ability text may use."""
+    x0, y0, x1, y1 = box
+    return (x0 + TEXT_PADDING, y0 + TEXT_PADDING - 4, x1 - TEXT_PADDING, y1 - TEXT_PADDING)
+
+
+def _draw_footer(draw: ImageDraw.ImageDraw, face: CardFace) -> None:
+    number = f"{face.set_code}-{face.number}" if face.number else face.set_code
+    draw.text(
+        (MARGIN + 4, FOOTER_Y),
+        printable(number),
+        font=font(22),
+        fill=PARCHMENT,
+        anchor="lm",
+        stroke_width=1,
+        stroke_fill=PARCHMENT,
+    )
+    rarity = RARITY_MARKS.get(face.rarity, ("", None, "?"))[2]
+    draw.text(
+        (CARD_SIZE[0] - MARGIN - 4, FOOTER_Y),
+        f"{rarity}  ·  HIGH STAKES DRIFTER",
+        font=font(16),
+        fill=PARCHMENT,
+        anchor="rm",
+    )
+
+
+# --- The kicker chip -------------------------------------------------------------------------
+def render_chip(chip: Any, side: int) -> Image.Image:
+    """One side (0 or 1) of a kicker chip: a 300 x 300 RGBA poker chip in the chip's colour,
+    its value, and that side's modifier (e.g. "+2 LUCK")."""
+    return _render_chip_face(chip_face(chip, side))
+
+
+def _render_chip_face(face: ChipFace) -> Image.Image:
+    body, inserts = CHIP_COLORS.get(face.color, CHIP_COLORS["white"])
+    stat_color = STAT_COLORS.get(face.stat, INK)
+    w = CHIP_SIZE[0]
+
+    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
+        c, r = w * s / 2, (w / 2 - 3) * s
+        outer = (c - r, c - r, c + r, c + r)
+        draw.ellipse(outer, fill=body, outline=KEYLINE, width=3 * s)
+        for i in range(8):
+            start = i * 45 - 8  # one insert centred at the top, under the side letter
+            draw.pieslice(outer, start, start + 16, fill=inserts)
+        draw.ellipse(outer, outline=KEYLINE, width=3 * s)
+        ring = r - 34 * s
+        draw.ellipse(
+            (c - ring, c - ring, c + ring, c + ring), fill=body, outline=KEYLINE, width=2 * s
+        )
+        for i in range(36):
+            start = i * 10
+            draw.arc(
+                (c - ring + 8 * s, c - ring + 8 * s, c + ring - 8 * s, c + ring - 8 * s),
+                start,
+                start + 5,
+                fill=inserts,
+                width=3 * s,
+            )
+        inner = r - 58 * s
+        draw.ellipse(
+            (c - inner, c - inner, c + inner, c + inner), fill=PAPER, outline=KEYLINE, width=2 * s
+        )
+        # A minus drawn as a bar: the bundled font has no U+2212 and its hyphen is stubby.
+        _draw_modifier(draw, face.amount, (c, c + 2 * s), 64 * s, stat_color)
+
+    image = _smooth(CHIP_SIZE, paint, factor=3)
+    draw = ImageDraw.Draw(image)
+    cx = w / 2
+    _text_centered(draw, (cx, 104), f"${face.value}", font(26), INK, bold=1)
+    _text_centered(draw, (cx, 196), face.stat.upper(), font(24), stat_color, bold=1)
+    _text_centered(draw, (cx, 18 + 2), "AB"[face.side], font(18), body, bold=1)
+    return image
+
+
+def _draw_modifier(
+    draw: ImageDraw.ImageDraw, amount: int, center: tuple[float, float], size: int, fill: Any
+) -> None:
+    """ "+2" / "−1" centred on `center`, with a proper minus the width of the font's plus."""
+    fnt = font(size)
+    digits = str(abs(amount))
+    sign_w = fnt.getlength("+")
+    total = sign_w + fnt.getlength(digits)
+    x = center[0] - total / 2
+    if amount >= 0:
+        draw.text(
+            (x, center[1]), "+", font=fnt, fill=fill, anchor="lm", stroke_width=2, stroke_fill=fill
+        )
+    else:
+        left, top, right, bottom = fnt.getbbox("+", anchor="lm")
+        bar = max(2, (bottom - top) // 7)
+        mid = center[1] + (top + bottom) / 2
+        draw.rectangle((x + left, mid - bar, x + right, mid + bar), fill=fill)
+    draw.text(
+        (x + sign_w, center[1]),
+        digits,
+        font=fnt,
+        fill=fill,
+        anchor="lm",
+        stroke_width=2,
+        stroke_fill=fill,
+    )
+
+
+# --- PNG bytes, cache and ETags --------------------------------------------------------------
+def _png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    # No pnginfo, no timestamps: same pixels, same bytes.
+    image.save(buffer, "PNG", optimize=False, compress_level=6)
+    return buffer.getvalue()
+
+
+def _key(kind: str, face: CardFace | ChipFace, **extra: Any) -> str:
+    payload = {"render": RENDER_VERSION, "kind": kind, **asdict(face), **extra}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def card_etag(card: Any, size: str = "full") -> str:
+    """The cache key of a card image: a SHA-256 of everything it shows and RENDER_VERSION."""
+    if size not in SIZES:
+        raise ValueError(f"unknown card image size {size!r}; use one of {sorted(SIZES)}")
+    return _key("card", card_face(card), size=size)
+
+
+def chip_etag(chip: Any, side: int) -> str:
+    """The cache key of one side of a kicker chip."""
+    return _key("chip", chip_face(chip, side))
+
+
+def card_png(card: Any, size: str = "full") -> bytes:
+    """The card as PNG bytes, "full" (630 x 880) or "thumb" (252 x 352), cached on disk."""
+
+    def draw() -> bytes:
+        image = render_card(card)
+        if size != "full":
+            image = image.resize(SIZES[size], Image.Resampling.LANCZOS)
+        return _png(image)
+
+    return _cached(card_etag(card, size), draw)
+
+
+def chip_png(chip: Any, side: int) -> bytes:
+    """One side of a kicker chip as PNG bytes, cached on disk."""
+    return _cached(chip_etag(chip, side), lambda: _png(render_chip(chip, side)))
+
+
+def _cached(key: str, draw: Callable[[], bytes]) -> bytes:
+    from django.conf import settings
+
+    path = Path(settings.CARD_IMAGE_CACHE) / key[:2] / f"{key}.png"
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        pass
+    data = draw()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Write-then-rename so a concurrent reader never sees half a PNG.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".png")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return data
