@@ -160,12 +160,13 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
 BROKER_DIR = Path(env.str("CELERY_FS_BROKER_DIR", default=str(VAR_DIR / "broker")))
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    for sub in ("in", "processed"):
+    for sub in ("in", "processed", "control"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "in"),
         "data_folder_out": str(BROKER_DIR / "in"),
         "processed_folder": str(BROKER_DIR / "processed"),
+        "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
     }
 else:
@@ -184,6 +185,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 
+# Seconds the read-only catalogue API answers are cached (0 turns it off).
+CATALOGUE_CACHE_SECONDS = env.int("CATALOGUE_CACHE_SECONDS", default=60)
 CACHES = {
     "default": env.cache("CACHE_URL", default="locmemcache://"),
 }

@@ -8,6 +8,7 @@ from config import views
 api_v1 = [
     path("", include("cards.api.urls")),
     path("", include("decks.api.urls")),
+    path("", include("simulator.api.urls")),
     path("tokens/", views.api_token_create, name="token-create"),
 ]
 
@@ -17,6 +18,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("", include("cards.urls")),
     path("decks/", include("decks.urls")),
+    path("simulations/", include("simulator.urls")),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -1,0 +1,140 @@
+"""Writes to the catalogue. The set files are parsed by the engine's one parser, so a set the
+site loads is a set the engine plays."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+from cards.models import Card, CardSet, KickerChip, StarterDeck
+from simulator.engine.drifter.cards import Catalogue, load_catalogue
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    sets: int
+    cards: int
+    kicker_chips: int
+    starters: int
+
+
+def _layout(set_def) -> dict:
+    return {
+        "cards": set_def.booster_size,
+        "kicker_chips": set_def.booster_kicker_chips,
+        "slots": [
+            {"count": slot.count, "weights": dict(slot.weights)} for slot in set_def.booster_slots
+        ],
+    }
+
+
+@transaction.atomic
+def catalogue_load(*, directory: Path | None = None) -> LoadResult:
+    """Create or update every set, card, kicker chip and starter from the set files.
+
+    Idempotent: loading the same files twice changes nothing; a changed card is updated in
+    place (its code is its identity).
+    """
+    catalogue: Catalogue = load_catalogue(directory or Path(settings.FIXTURES_DIR) / "sets")
+    sets = {}
+    for s in catalogue.sets:
+        released = dt.date.fromisoformat(s.released) if s.released else None
+        sets[s.code], _ = CardSet.objects.update_or_create(
+            code=s.code,
+            defaults={
+                "name": s.name,
+                "kind": s.kind,
+                "released": released,
+                "order": s.order,
+                "booster_layout": _layout(s),
+            },
+        )
+    existing = {c.code: c for c in Card.objects.all()}
+    new, changed = [], []
+    fields = [
+        "card_set", "number", "name", "type", "is_copy", "faction", "rarity", "cost",
+        "smarts", "skill", "luck", "kicker_limit", "text", "flavor", "abilities",
+    ]  # fmt: skip
+    raw_abilities = _raw_abilities(directory)
+    for c in catalogue.cards:
+        values = {
+            "card_set": sets[c.set_code],
+            "number": c.number,
+            "name": c.name,
+            "type": c.type,
+            "is_copy": c.is_copy,
+            "faction": c.faction,
+            "rarity": c.rarity,
+            "cost": c.cost,
+            "smarts": c.smarts if c.is_dude else None,
+            "skill": c.skill if c.is_dude else None,
+            "luck": c.luck if c.is_dude else None,
+            "kicker_limit": c.kicker_limit if c.is_dude else None,
+            "text": c.text,
+            "flavor": c.flavor,
+            "abilities": raw_abilities.get(c.code, []),
+        }
+        card = existing.get(c.code)
+        if card is None:
+            new.append(Card(code=c.code, **values))
+        elif any(getattr(card, k) != v for k, v in values.items()):
+            for k, v in values.items():
+                setattr(card, k, v)
+            changed.append(card)
+    Card.objects.bulk_create(new, batch_size=500)
+    Card.objects.bulk_update(changed, fields, batch_size=500)
+    for chip in catalogue.chips:
+        (a_stat, a_amount), (b_stat, b_amount) = chip.sides
+        KickerChip.objects.update_or_create(
+            code=chip.code,
+            defaults={
+                "card_set": sets[chip.set_code],
+                "color": chip.color,
+                "value": chip.value,
+                "side_a_stat": a_stat,
+                "side_a_amount": a_amount,
+                "side_b_stat": b_stat,
+                "side_b_amount": b_amount,
+            },
+        )
+    starters = 0
+    for s in catalogue.sets:
+        for st in s.starters:
+            starters += 1
+            StarterDeck.objects.update_or_create(
+                code=st.code,
+                defaults={
+                    "card_set": sets[s.code],
+                    "name": st.name,
+                    "cards": [{"code": code, "qty": qty} for code, qty in st.cards],
+                    "kicker_chips": list(st.kicker_chips),
+                },
+            )
+    # Cached catalogue answers are stale now (cards.api.views.catalogue_cached).
+    transaction.on_commit(cache.clear)
+    return LoadResult(
+        sets=len(catalogue.sets),
+        cards=len(catalogue.cards),
+        kicker_chips=len(catalogue.chips),
+        starters=starters,
+    )
+
+
+def _raw_abilities(directory: Path | None) -> dict[str, list]:
+    """The abilities exactly as written in the set files (the API serves them verbatim)."""
+    import json
+
+    from simulator.engine.drifter.cards import card_code
+
+    path = directory or Path(settings.FIXTURES_DIR) / "sets"
+    out = {}
+    for file in sorted(Path(path).glob("*.json")):
+        doc = json.loads(file.read_text(encoding="utf-8"))
+        for card in doc.get("cards", []):
+            out[card_code(doc["code"], card["number"])] = card.get("abilities", [])
+    return out

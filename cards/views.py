@@ -1,0 +1,80 @@
+"""Catalogue pages: the card grid with live search, card and set pages, and images."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import HttpResponse, HttpResponseNotModified
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from cards import images, selectors
+from cards.models import Card, CardSet, KickerChip
+from cards.query import QuerySyntaxError
+
+PAGE_SIZE = 60
+
+
+@require_GET
+def card_grid(request):
+    """The card grid; htmx requests get only the results fragment."""
+    q = request.GET.get("q", "")
+    error = None
+    try:
+        cards = selectors.card_list(q=q)
+    except QuerySyntaxError as exc:
+        cards, error = Card.objects.none(), exc
+    page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {"q": q, "page": page, "error": error}
+    template = "cards/_grid.html" if request.htmx else "cards/grid.html"
+    return render(request, template, context)
+
+
+@require_GET
+def card_detail(request, code: str):
+    card = get_object_or_404(Card.objects.select_related("card_set"), code=code)
+    return render(request, "cards/card_detail.html", {"card": card})
+
+
+@require_GET
+def set_detail(request, code: str):
+    card_set = get_object_or_404(CardSet, code=code)
+    cards = card_set.cards.all()
+    return render(
+        request,
+        "cards/set_detail.html",
+        {"set": card_set, "cards": cards, "chips": card_set.kicker_chips.all()},
+    )
+
+
+@require_GET
+def set_list(request):
+    return render(request, "cards/set_list.html", {"sets": selectors.set_list()})
+
+
+@require_GET
+def chip_detail(request, code: str):
+    chip = get_object_or_404(KickerChip, code=code)
+    return render(request, "cards/chip_detail.html", {"chip": chip})
+
+
+def _png(request, etag: str, render_bytes) -> HttpResponse:
+    quoted = f'"{etag}"'
+    if request.headers.get("If-None-Match") == quoted:
+        return HttpResponseNotModified()
+    response = HttpResponse(render_bytes(), content_type="image/png")
+    response["ETag"] = quoted
+    response["Cache-Control"] = "public, max-age=86400"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@require_GET
+def card_image(request, code: str, size: str):
+    card = get_object_or_404(Card, code=code)
+    return _png(request, images.card_etag(card, size), lambda: images.card_png(card, size))
+
+
+@require_GET
+def chip_image(request, code: str, side: int):
+    chip = get_object_or_404(KickerChip, code=code)
+    return _png(request, images.chip_etag(chip, side), lambda: images.chip_png(chip, side))

@@ -1,0 +1,70 @@
+"""Accounts: sign-up, log-in, log-out, API tokens; session and token auth on the API."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+
+
+def test_sign_up_creates_the_account_and_logs_in(client):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "calamity", "password1": "deadwood-1876-x", "password2": "deadwood-1876-x"},
+    )
+    assert response.status_code == 302
+    assert get_user_model().objects.filter(username="calamity").exists()
+    assert "calamity" in client.get("/").content.decode()
+
+
+def test_sign_up_with_mismatched_passwords_writes_nothing(client):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "calamity", "password1": "deadwood-1876-x", "password2": "other-pass-99"},
+    )
+    assert response.status_code == 200
+    assert not get_user_model().objects.filter(username="calamity").exists()
+
+
+def test_log_in_and_log_out(client, user):
+    response = client.post(
+        "/accounts/login/", {"username": user.username, "password": "saddle-up-partner-1"}
+    )
+    assert response.status_code == 302
+    assert "_auth_user_id" in client.session
+    client.post("/accounts/logout/")
+    assert "_auth_user_id" not in client.session
+
+
+def test_token_page_creates_and_replaces_a_token(client, user):
+    client.force_login(user)
+    client.post("/accounts/tokens/new/")
+    first = Token.objects.get(user=user).key
+    assert first in client.get("/accounts/tokens/").content.decode()
+    client.post("/accounts/tokens/new/")
+    assert Token.objects.get(user=user).key != first
+
+
+def test_token_endpoint_needs_a_logged_in_user(api_client):
+    response = api_client.post("/api/v1/tokens/")
+    assert response.status_code in (401, 403)
+    assert Token.objects.count() == 0
+
+
+def test_token_endpoint_returns_a_working_token(user_client, user):
+    response = user_client.post("/api/v1/tokens/")
+    assert response.status_code == 201
+    key = response.json()["token"]
+    other = APIClient()
+    other.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert other.post("/api/v1/tokens/").status_code == 201  # token auth works
+
+
+def test_a_wrong_token_is_a_401_in_the_error_shape(api_client, db):
+    api_client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    response = api_client.get("/api/v1/cards/")
+    assert response.status_code == 401
+    assert response.json()["errors"][0]["code"] == "authentication_failed"

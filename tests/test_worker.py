@@ -1,0 +1,41 @@
+"""The worker round trip: a real Celery worker process takes a task from the configured broker
+(filesystem:// by default, Redis when CELERY_BROKER_URL says so) and writes to our tables."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from simulator.models import WorkerPing
+from simulator.services import worker_ping_send
+from tests.workers import celery_worker  # noqa: F401  (fixture)
+
+pytestmark = pytest.mark.worker
+
+
+def test_ping_is_answered_by_a_real_worker_process(celery_worker):  # noqa: F811
+    ping = worker_ping_send()
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        ping.refresh_from_db()
+        if ping.answered_at is not None:
+            break
+        assert celery_worker.poll() is None, "the worker process died"
+        time.sleep(0.2)
+    assert ping.answered_at is not None, "no worker answered the ping"
+    assert ping.hostname.startswith("pytest-")
+    assert ping.answered_at >= ping.created_at
+
+
+def test_home_page_shows_worker_status_until_answered(client, db):
+    response = client.get("/")
+    assert response.status_code == 200
+    ping = WorkerPing.objects.get()
+    assert b"Waiting for a worker" in response.content
+    fragment = client.get(f"/worker/{ping.pk}/")
+    assert b'hx-trigger="every 1s"' in fragment.content  # keeps polling while unanswered
+    WorkerPing.objects.filter(pk=ping.pk).update(answered_at=ping.created_at, hostname="w1@box")
+    answered = client.get(f"/worker/{ping.pk}/")
+    assert b"Worker online: w1@box" in answered.content
+    assert b"hx-trigger" not in answered.content  # polling stops once answered
