@@ -1,0 +1,67 @@
+# Drifter. `make run` and `make test` work on a fresh machine with Python 3.11.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+STAMP := $(VENV)/.installed
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: run setup install test test-fast lint schema check bench browser clean help
+
+help:
+	@echo "make run    - set up and start the web server (127.0.0.1:8000) and a Celery worker"
+	@echo "make test   - set up and run the whole test suite"
+	@echo "make lint   - ruff, import contract, migrations and OpenAPI schema checks"
+	@echo "make schema - regenerate docs/openapi.yaml"
+	@echo "make bench  - run the benchmarks (not tests): ratios against peers"
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON)"; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+setup: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_catalogue
+	$(PY) manage.py create_demo_user
+
+run: setup
+	@echo "Starting web (http://127.0.0.1:8000) and a Celery worker; Ctrl-C stops both."
+	$(BIN)/honcho start
+
+# Best effort: Debian's Chromium for the browser tests (they skip, saying why, without it).
+browser:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+		|| echo "could not install chromium: browser tests will be skipped"; \
+	fi
+
+test: install browser
+	CELERY_FS_BROKER_DIR=$(CURDIR)/var/test-broker $(BIN)/pytest -p no:randomly -q
+
+test-fast: install
+	$(BIN)/pytest -q -m "not e2e and not slow and not worker"
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	$(PY) manage.py makemigrations --check --dry-run
+	$(PY) manage.py spectacular --file var/openapi.generated.yaml --validate --fail-on-warn
+	diff -u docs/openapi.yaml var/openapi.generated.yaml || { echo "docs/openapi.yaml is stale: run make schema"; exit 1; }
+
+schema: install
+	$(PY) manage.py spectacular --file docs/openapi.yaml --validate --fail-on-warn
+
+check: lint test
+
+bench: install
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = "0" ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null 2>&1; } || true
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf var/test-*.sqlite3* var/test-broker var/card-images
