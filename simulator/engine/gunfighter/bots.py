@@ -1,0 +1,108 @@
+"""Gunfighter bots: random (core) and a heuristic that reads only its own view."""
+
+from __future__ import annotations
+
+import random
+
+from simulator.engine.core import RandomBot
+from simulator.engine.gunfighter.cards import CARDS, STAREDOWN
+from simulator.engine.gunfighter.game import Action
+
+
+def _worth(card: int, view: dict) -> float:
+    """How much a card in hand is worth keeping now (higher = keep)."""
+    if card == STAREDOWN:
+        return 100.0
+    c = CARDS[card]
+    me = view["seat"]
+    worth = {"SHOOT": 5.0, "DODGE": 4.0, "GUN BELT": 3.0, "AIM": 3.0, "INTIMIDATE": 2.0}[c.category]
+    if c.category == "SHOOT" and c.cost > view["bullets"][me] + 2:
+        worth -= 2.0
+    if c.category == "AIM" and view["accuracy"][me] >= 5:
+        worth -= 2.0
+    if c.category == "GUN BELT" and view["bullets"][me] == 0:
+        worth += 3.0
+    if c.category == "DODGE" and view["bullets"][me] == 0:
+        worth -= 1.5
+    return worth + c.die / 10.0
+
+
+class HeuristicBot:
+    """Shoots when loaded and likely to hit, dodges a loaded enemy, else aims and reloads."""
+
+    name = "heuristic"
+    # Tuned against the random bot (benchmarks/games.py): patient aim and frequent dodges pay.
+    shoot_at = 5  # accuracy from which to shoot (one less against a wounded enemy)
+    aim_below = 6  # aim while accuracy is below this
+    dodge_when_hurt = 0.9  # how often to dodge a dangerous enemy at 1 HP
+    dodge = 0.7  # and at full health
+
+    def __init__(self, seed: int = 0) -> None:
+        # Mixing a little keeps a dodging bot from stalling against an enemy who waits.
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict, legal_actions: list[Action]) -> Action:
+        """One of `legal_actions`, decided from `view` alone."""
+        if legal_actions[0].kind != "select":
+            return self._shed(view, legal_actions)
+        me, enemy = view["seat"], 1 - view["seat"]
+        accuracy, bullets = view["accuracy"][me], view["bullets"][me]
+        by_category: dict[str, list[int]] = {}
+        for action in legal_actions:
+            if action.card != STAREDOWN:
+                by_category.setdefault(CARDS[action.card].category, []).append(action.card)
+
+        def pick(category: str, key=lambda c: CARDS[c].die) -> Action | None:
+            cards = by_category.get(category)
+            return Action("select", max(cards, key=key)) if cards else None
+
+        def shot_value(card: int) -> float:
+            c = CARDS[card]
+            shots = sum(1 for step in c.effects if step[0] == "shoot")
+            bonus = sum(step[1] for step in c.effects if step[0] == "accuracy" and step[1] > 0)
+            return shots * min(6, accuracy + bonus) - 0.1 * c.cost
+
+        affordable = [c for c in by_category.get("SHOOT", []) if CARDS[c].cost <= bullets]
+        enemy_threat = view["bullets"][enemy] >= 1 and view["accuracy"][enemy] >= 3
+        wounded = view["health"][enemy] == 1
+        if affordable and accuracy >= self.shoot_at - wounded:
+            return Action("select", max(affordable, key=shot_value))
+        dodge = pick("DODGE")
+        if (
+            dodge
+            and enemy_threat
+            and view["health"][me] == 1
+            and self.rng.random() < self.dodge_when_hurt
+        ):
+            return dodge
+        if bullets == 0 and (choice := pick("GUN BELT")):
+            return choice
+        if accuracy < self.aim_below and (choice := pick("AIM")):
+            return choice
+        if dodge and enemy_threat and self.rng.random() < self.dodge:
+            return dodge
+        if bullets < 2 and (choice := pick("GUN BELT")):
+            return choice
+        if affordable:
+            return Action("select", max(affordable, key=shot_value))
+        if bullets == 0:
+            return Action("select", STAREDOWN)
+        if choice := pick("INTIMIDATE"):
+            return choice
+        return Action("select", STAREDOWN)
+
+    def _shed(self, view: dict, legal_actions: list[Action]) -> Action:
+        """Discard the least useful card; end a Staredown once only good cards remain."""
+        cards = [a for a in legal_actions if a.kind != "staredown_done"]
+        if not cards:
+            return legal_actions[0]
+        worst = min(cards, key=lambda a: _worth(a.card, view))
+        if legal_actions[-1].kind == "staredown_done" and _worth(worst.card, view) >= 4.0:
+            return legal_actions[-1]
+        return worst
+
+
+BOTS = {
+    "random": lambda seat, seed: RandomBot(seed),
+    "heuristic": lambda seat, seed: HeuristicBot(seed),
+}

@@ -1,0 +1,303 @@
+"""Quickdraw: load six bullets, fire them one at a time, the bigger face-up stack wins.
+
+The cards are revealed simultaneously in the printed game; here seat 0 chooses first and seat 1's
+view shows only that a card is ready. The three minutes of talk (Step 2) exchange no
+information in a simulation and are skipped; see docs/rules/quickdraw.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from simulator.engine.core import (
+    Chance,
+    GameRecord,
+    IllegalAction,
+    RecordedChance,
+    RecordError,
+    ReplayChance,
+)
+from simulator.engine.core.errors import RulesError
+from simulator.engine.quickdraw.cards import CARDS, HAND_SIZE, JOKER, STRENGTHS
+
+NAME = "quickdraw"
+KINDS = ("keep", "reload", "fire")
+LOAD, FIRE, OVER = "load", "fire", "over"
+
+
+def seat_names(seats: list) -> list[str]:
+    """What the narration calls each seat: its "name", else "Seat N"."""
+    return [
+        s["name"] if isinstance(s, dict) and isinstance(s.get("name"), str) else f"Seat {i}"
+        for i, s in enumerate(seats)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision: in Step 1 `keep` the hand or `reload` it; in Step 3 `fire` a card."""
+
+    kind: str
+    card: int = -1
+
+    def to_json(self) -> dict:
+        """The action as a JSON object."""
+        return {"kind": self.kind} if self.card < 0 else {"kind": self.kind, "card": self.card}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Action:
+        """Parse an action; IllegalAction if it is not a well-formed action object."""
+        if not isinstance(data, dict) or data.get("kind") not in KINDS:
+            raise IllegalAction(f"not a quickdraw action: {data!r}")
+        card = data.get("card", -1)
+        if type(card) is not int or set(data) - {"kind", "card"}:
+            raise IllegalAction(f"malformed quickdraw action: {data!r}")
+        return cls(data["kind"], card)
+
+
+KEEP, RELOAD = Action("keep"), Action("reload")
+
+
+class QuickdrawState:
+    """One duel of Quickdraw. Cards are ids into `CARDS`; the deck's top is its last item."""
+
+    def __init__(
+        self,
+        seats: list,
+        rules: dict | None,
+        seed: int,
+        chance: Chance | None = None,
+        log: list | None = None,
+        story: list[str] | None = None,
+    ) -> None:
+        if len(seats) != 2:
+            raise RulesError("Quickdraw is a game for two players")
+        if rules:
+            raise RulesError(f"Quickdraw has no rule options: {sorted(rules)}")
+        self.seats = list(seats)
+        self.names = seat_names(self.seats)
+        self.rules: dict = {}
+        self.seed = seed
+        self._log = log
+        self.story = story
+        self.chance: Chance = chance if chance is not None else RecordedChance(seed, log)
+        self.deck: list[int] = self.chance.shuffle(list(range(len(CARDS))), "deck")
+        self.hands: list[list[int]] = [[], []]
+        self.stacks: list[list[int]] = [[], []]
+        self.fired: list[tuple[int, int]] = []
+        self.selected = [-1, -1]
+        self.reloaded = [False, False]
+        self.hands_dealt = 0
+        self.winner: int | None = None
+        self.short = False
+        self._deal()
+        self.phase, self.actor = LOAD, 0
+
+    # -- the protocol -------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """True once one stack is bigger with both hands empty (or the deck ran short)."""
+        return self.phase == OVER
+
+    @property
+    def to_act(self) -> int:
+        """The seat whose decision is next."""
+        return self.actor
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to act may take now."""
+        if self.phase == FIRE:
+            return [Action("fire", c) for c in self.hands[self.actor]]
+        if self.phase == LOAD:
+            return [KEEP, RELOAD]
+        return []
+
+    def apply(self, action: Action) -> None:
+        """Apply the decision of the player to act; IllegalAction (state unchanged) if illegal."""
+        if self.phase == OVER:
+            raise IllegalAction("the duel is over")
+        if action not in self.legal_actions():
+            raise IllegalAction(f"{action} is not legal for seat {self.actor} now")
+        if self._log is not None:
+            self._log.append(["act", self.actor, action.to_json()])
+        player = self.actor
+        if self.phase == LOAD:
+            if action.kind == "reload":
+                self.reloaded[player] = True
+                self._say("{} reloads", self.names[player])
+                self._reload(player)
+            self.actor = 1 if player == 0 else 0
+            if player == 1:
+                self.phase = FIRE
+            return
+        self.selected[player] = action.card
+        if player == 0:
+            self.actor = 1
+        else:
+            self._fire()
+
+    def view(self, player: int) -> dict:
+        """What `player` may know: own hand, both face-up stacks, every card fired so far."""
+        other = 1 - player
+        return {
+            "seat": player,
+            "phase": self.phase,
+            "to_act": self.actor,
+            "hand": list(self.hands[player]),
+            "opponent_hand_size": len(self.hands[other]),
+            "stacks": [list(self.stacks[0]), list(self.stacks[1])],
+            "fired": [list(pair) for pair in self.fired],
+            "selected": self.selected[player],
+            "opponent_has_selected": self.selected[other] >= 0,
+            "reloaded": list(self.reloaded),
+            "deck_size": len(self.deck),
+        }
+
+    def record(self) -> dict:
+        """The JSON-able game record."""
+        if self._log is None:
+            raise RecordError("this game was played with record=False")
+        return GameRecord(
+            game=NAME,
+            rules=self.rules,
+            seats=self.seats,
+            seed=self.seed,
+            events=list(self._log),  # a snapshot: the game may go on
+            final=self.final() if self.is_over else None,
+        ).to_json()
+
+    def final(self) -> dict:
+        """Winner (None for a draw when the deck ran short), stack sizes, hands dealt."""
+        return {
+            "winner": self.winner,
+            "stacks": [len(self.stacks[0]), len(self.stacks[1])],
+            "hands_dealt": self.hands_dealt,
+            "deck_ran_short": self.short,
+        }
+
+    # -- steps --------------------------------------------------------------------------------
+
+    def _say(self, text: str, *args: Any) -> None:
+        if self.story is not None:
+            self.story.append(text.format(*args))
+
+    def _deal(self) -> bool:
+        """Both players draw six; False (nothing drawn) when the deck cannot fill both hands."""
+        if len(self.deck) < 2 * HAND_SIZE:
+            return False
+        for player in (0, 1):
+            for _ in range(HAND_SIZE):
+                self.hands[player].append(self.deck.pop())
+        self.hands_dealt += 1
+        return True
+
+    def _reload(self, player: int) -> None:
+        # The hand goes back into the centre deck, which is shuffled before the new six.
+        self.deck.extend(self.hands[player])
+        self.hands[player] = []
+        self.deck = self.chance.shuffle(self.deck, "reload")
+        for _ in range(HAND_SIZE):
+            self.hands[player].append(self.deck.pop())
+
+    def _fire(self) -> None:
+        a, b = self.selected
+        self.selected = [-1, -1]
+        self.actor = 0
+        self.hands[0].remove(a)
+        self.hands[1].remove(b)
+        self.fired.append((a, b))
+        sa, sb = STRENGTHS[a], STRENGTHS[b]
+        if sa != sb:
+            winner = 0 if sa > sb else 1
+            self.stacks[winner] += [a, b]
+            self._say(
+                "{} fires {}, {} fires {}: {} wins both",
+                self.names[0],
+                CARDS[a].name,
+                self.names[1],
+                CARDS[b].name,
+                self.names[winner],
+            )
+        else:
+            self.stacks[0].append(a)
+            self.stacks[1].append(b)
+            self._say(
+                "{} fires {}, {} fires {}: a tie",
+                self.names[0],
+                CARDS[a].name,
+                self.names[1],
+                CARDS[b].name,
+            )
+            if sa == JOKER:
+                # A pair of Jokers: both reload at once and go back to Step 2.
+                self._say("A pair of Jokers: both reload")
+                for player in (0, 1):
+                    self.deck.extend(self.hands[player])
+                    self.hands[player] = []
+                self.deck = self.chance.shuffle(self.deck, "reload")
+                if not self._deal():
+                    self._end(short=True)
+                return
+        if self.hands[0]:
+            return
+        sizes = len(self.stacks[0]), len(self.stacks[1])
+        if sizes[0] != sizes[1]:
+            self._end(short=False)
+        elif not self._deal():
+            self._end(short=True)
+        else:
+            self._say("The stacks are tied at {}: both reload", sizes[0])
+
+    def _end(self, short: bool) -> None:
+        sizes = len(self.stacks[0]), len(self.stacks[1])
+        self.short = short
+        self.phase = OVER
+        if sizes[0] != sizes[1]:
+            self.winner = 0 if sizes[0] > sizes[1] else 1
+            self._say(
+                "{} wins with {} cards to {}", self.names[self.winner], max(sizes), min(sizes)
+            )
+        else:
+            self._say("The deck ran short with the stacks tied: a draw")
+
+
+def new_game(
+    seats: list,
+    rules: dict | None = None,
+    seed: int = 0,
+    record: bool = True,
+    *,
+    chance: Chance | None = None,
+) -> QuickdrawState:
+    """A new duel of Quickdraw; `chance` overrides the seeded RNG (tests stack the deck)."""
+    return QuickdrawState(seats, rules, seed, chance=chance, log=[] if record else None)
+
+
+def replay(record_json: dict, *, story: list[str] | None = None) -> QuickdrawState:
+    """Rebuild a duel from its record with no RNG; RecordError if it is corrupt or tampered."""
+    record = GameRecord.from_json(record_json)
+    if record.game != NAME:
+        raise RecordError(f"not a quickdraw record: {record.game!r}")
+    log: list = []
+    chance = ReplayChance(record.events, log=log)
+    try:
+        state = QuickdrawState(record.seats, record.rules, record.seed, chance, log, story)
+        while (step := chance.next_action()) is not None:
+            player, data = step
+            if state.is_over or player != state.to_act:
+                raise RecordError(f"decision out of turn: seat {player}")
+            state.apply(Action.from_json(data))
+    except (IllegalAction, RulesError) as exc:
+        raise RecordError(f"record does not replay: {exc}") from exc
+    if state.final() != record.final:
+        raise RecordError("the replayed final differs from the recorded one")
+    return state
+
+
+def narrate(record_json: dict) -> list[str]:
+    """The duel told as a list of sentences, from its record."""
+    story: list[str] = []
+    replay(record_json, story=story)
+    return story

@@ -1,0 +1,168 @@
+"""The game protocol for Tabletown: every game ends in bounds, records replay exactly, tampered
+records and illegal or out-of-turn actions are refused."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from simulator.engine.core import GameRecord, IllegalAction, RecordError, get_game
+from simulator.engine.tabletown import Action, narrate, new_game, replay
+from simulator.engine.tabletown.bots import BOTS
+from simulator.engine.tabletown.cards import CARDS
+
+DECISION_CAP = 100_000
+
+
+def check_bounds(state) -> None:
+    n = len(state.seats)
+    for p in range(n):
+        assert 0 <= state.wounds[p] <= 6 and state.alive[p] == (state.wounds[p] <= 5)
+        assert len(state.loaded[p]) <= state._capacity(p)
+        assert len(state.hands[p]) <= 5 and state.facing[p] != p
+        if not state.alive[p]:
+            assert not state.hands[p] and not state.weapons[p] and not state.loaded[p]
+    held = [
+        c for group in (state.hands, state.weapons, state.loaded) for cards in group for c in cards
+    ]
+    every = sorted(held + state.deck + state.discard)
+    in_game = [c for c in range(len(CARDS)) if n > 2 or CARDS[c].role != "tnt"]
+    assert every == in_game  # no card lost or doubled
+
+
+def check_final(state) -> None:
+    final = state.final()
+    assert final["capped"] or len(final["winners"]) <= 1
+    assert final["winners"] == [p for p in range(len(state.seats)) if state.alive[p]]
+
+
+def out_of_turn(state) -> Action:
+    """A discard from the hand of a gunslinger who is not to act."""
+    other = (state.to_act + 1) % len(state.seats)
+    return Action("discard", state.hands[other][0])
+
+
+def play(seed: int, bots: tuple[str, ...] = ("random", "random"), record: bool = True):
+    """One game between the named bots; checks the bounds after every decision."""
+    state = new_game([{"name": f"seat {i}"} for i in range(len(bots))], None, seed, record)
+    players = [BOTS[name](seat, seed + seat) for seat, name in enumerate(bots)]
+    decisions = 0
+    while not state.is_over:
+        assert decisions < DECISION_CAP, "the hard cap should have ended the game"
+        seat = state.to_act
+        legal = state.legal_actions()
+        assert legal
+        state.apply(players[seat].choose(state.view(seat), legal))
+        check_bounds(state)
+        decisions += 1
+    return state
+
+
+def resign(record: dict) -> dict:
+    """The record with a fresh checksum, as a forger would write it."""
+    body = {k: v for k, v in record.items() if k not in ("checksum", "version")}
+    return GameRecord(**body).to_json()
+
+
+def snapshot(state) -> tuple:
+    seats = range(len(state.seats))
+    return state.record(), [state.view(p) for p in seats], state.legal_actions(), state.to_act
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    bots=st.lists(st.sampled_from(["random", "heuristic"]), min_size=2, max_size=8).map(tuple),
+)
+def test_every_game_ends_and_stays_in_bounds(seed, bots):
+    state = play(seed, bots, record=False)
+    final = state.final()
+    # Count the games the hard cap ended (see --hypothesis-show-statistics).
+    event("ended by the hard cap" if final.get("capped") else "ended by the rules")
+    check_final(state)
+
+
+def test_record_replays_to_the_identical_final_state():
+    for seed in range(4):
+        state = play(seed, ("heuristic", "random", "random"))
+        record = state.record()
+        again = replay(record)
+        assert again.final() == state.final()
+        assert again.record() == record
+
+
+def test_narration_tells_the_game():
+    lines = narrate(play(7, ("heuristic", "random", "random")).record())
+    assert lines and all(isinstance(line, str) for line in lines)
+
+
+def test_a_tampered_record_raises_record_error():
+    record = play(11, ("heuristic", "random", "random")).record()
+    altered = dict(record, seed=record["seed"] + 1)
+    with pytest.raises(RecordError):
+        replay(altered)  # checksum no longer matches
+    acts = [i for i, e in enumerate(record["events"]) if e[0] == "act"]
+    forged = resign(dict(record, events=[*record["events"][: acts[-1]], ["act", 0, {"kind": "x"}]]))
+    with pytest.raises(RecordError):
+        replay(forged)  # not an action
+    with pytest.raises(RecordError):
+        replay(resign(dict(record, events=record["events"][: acts[-1]])))  # cut short
+    with pytest.raises(RecordError):
+        replay(resign(dict(record, final={"winner": "nobody"})))  # final rewritten
+    shuffles = [i for i, e in enumerate(record["events"]) if e[0] == "shuffle"]
+    events = [list(e) for e in record["events"]]
+    events[shuffles[0]][2] = events[shuffles[0]][2][1:]
+    with pytest.raises(RecordError):
+        replay(resign(dict(record, events=events)))  # a shuffle that is no permutation
+    events = [list(e) for e in record["events"]]
+    events[acts[0]][1] = 1 - events[acts[0]][1]
+    with pytest.raises(RecordError):
+        replay(resign(dict(record, events=events)))  # decision by the wrong seat
+
+
+def test_an_illegal_action_raises_and_leaves_the_state_unchanged():
+    state = play_until(3, 3)
+    before = snapshot(state)
+    for action in (Action("no such kind"), Action(state.legal_actions()[0].kind, 999)):
+        with pytest.raises(IllegalAction):
+            state.apply(action)
+    assert snapshot(state) == before
+
+
+def test_an_out_of_turn_action_raises_and_leaves_the_state_unchanged():
+    state = play_until(5, 3)
+    before = snapshot(state)
+    with pytest.raises(IllegalAction):
+        state.apply(out_of_turn(state))
+    assert snapshot(state) == before
+
+
+def test_a_finished_game_takes_no_action():
+    state = play(2, ("heuristic", "random", "random"))
+    with pytest.raises(IllegalAction):
+        state.apply(Action("no such kind"))
+
+
+def play_until(seed: int, decisions: int):
+    """A random game stopped after `decisions` decisions (it is still on)."""
+    state = new_game([{"name": f"seat {i}"} for i in range(3)], None, seed)
+    bots = [BOTS["random"](i, seed) for i in range(3)]
+    for _ in range(decisions):
+        state.apply(bots[state.to_act].choose(state.view(state.to_act), state.legal_actions()))
+    assert not state.is_over
+    return state
+
+
+def test_the_game_is_registered_with_both_bots():
+    spec = get_game("tabletown")
+    assert spec.new_game is new_game and spec.replay is replay
+    assert set(spec.bots) == {"random", "heuristic"}
+    assert (spec.min_players, spec.max_players) == (2, 8)
+    assert not spec.needs_decks
+
+
+def test_a_game_played_without_a_record_keeps_no_events():
+    state = play(1, ("heuristic", "random", "random"), record=False)
+    with pytest.raises(RecordError):
+        state.record()
