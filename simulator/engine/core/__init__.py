@@ -6,6 +6,7 @@ from simulator.engine.core.errors import EngineError, IllegalAction, RecordError
 from simulator.engine.core.game import GameState
 from simulator.engine.core.record import RECORD_VERSION, GameRecord
 from simulator.engine.core.registry import GameSpec, games, get_game, register
+from simulator.engine.core.replay import narration, parse_action, replay_record, seat_names
 
 __all__ = [
     "RECORD_VERSION",
@@ -22,5 +23,9 @@ __all__ = [
     "ReplayChance",
     "games",
     "get_game",
+    "narration",
+    "parse_action",
     "register",
+    "replay_record",
+    "seat_names",
 ]

@@ -16,7 +16,9 @@ from simulator.engine.core import (
     IllegalAction,
     RecordedChance,
     RecordError,
-    ReplayChance,
+    narration,
+    replay_record,
+    seat_names,
 )
 from simulator.engine.core.errors import RulesError
 from simulator.engine.duel.cards import CARDS, DATA, TAKE_BACK_EFFECTS, duel_outcome
@@ -25,14 +27,6 @@ NAME = "duel"
 DEFAULT_RULES: dict[str, Any] = {}
 KINDS = ("discard", "play", "take_back")
 DISCARD, PLAY, TAKE_BACK, OVER = "discard", "play", "take_back", "over"
-
-
-def seat_names(seats: list) -> list[str]:
-    """What the narration calls each seat: its "name", else "Seat N"."""
-    return [
-        s["name"] if isinstance(s, dict) and isinstance(s.get("name"), str) else f"Seat {i}"
-        for i, s in enumerate(seats)
-    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,27 +341,16 @@ def new_game(
 
 def replay(record_json: dict, *, story: list[str] | None = None) -> DuelState:
     """Rebuild a duel from its record with no RNG; RecordError if it is corrupt or tampered."""
-    record = GameRecord.from_json(record_json)
-    if record.game != NAME:
-        raise RecordError(f"not a duel record: {record.game!r}")
-    log: list = []
-    chance = ReplayChance(record.events, log=log)
-    try:
-        state = DuelState(record.seats, record.rules, record.seed, chance, log, story)
-        while (step := chance.next_action()) is not None:
-            player, data = step
-            if state.is_over or player != state.to_act:
-                raise RecordError(f"decision out of turn: seat {player}")
-            state.apply(Action.from_json(data))
-    except (IllegalAction, RulesError) as exc:
-        raise RecordError(f"record does not replay: {exc}") from exc
-    if state.final() != record.final:
-        raise RecordError("the replayed final differs from the recorded one")
-    return state
+    return replay_record(
+        record_json,
+        game=NAME,
+        build=lambda record, chance, log: DuelState(
+            record.seats, record.rules, record.seed, chance, log, story
+        ),
+        action_from_json=Action.from_json,
+    )
 
 
 def narrate(record_json: dict) -> list[str]:
     """The duel told as a list of sentences, from its record."""
-    story: list[str] = []
-    replay(record_json, story=story)
-    return story
+    return narration(replay, record_json)

@@ -17,7 +17,10 @@ from simulator.engine.core import (
     IllegalAction,
     RecordedChance,
     RecordError,
-    ReplayChance,
+    narration,
+    parse_action,
+    replay_record,
+    seat_names,
 )
 from simulator.engine.core.errors import RulesError
 from simulator.engine.gunfighter.cards import (
@@ -45,14 +48,6 @@ SETUP_DISCARD, SELECT, STAREDOWN_STEP, HAND_LIMIT, OVER = (
 )
 
 
-def seat_names(seats: list) -> list[str]:
-    """What the narration calls each seat: its "name", else "Seat N"."""
-    return [
-        s["name"] if isinstance(s, dict) and isinstance(s.get("name"), str) else f"Seat {i}"
-        for i, s in enumerate(seats)
-    ]
-
-
 @dataclass(frozen=True, slots=True)
 class Action:
     """One decision: `discard` (setup or hand limit), `select` the face-down card for the
@@ -68,12 +63,7 @@ class Action:
     @classmethod
     def from_json(cls, data: Any) -> Action:
         """Parse an action; IllegalAction if it is not a well-formed action object."""
-        if not isinstance(data, dict) or data.get("kind") not in KINDS:
-            raise IllegalAction(f"not a gunfighter action: {data!r}")
-        card = data.get("card", -1)
-        if type(card) is not int or set(data) - {"kind", "card"}:
-            raise IllegalAction(f"malformed gunfighter action: {data!r}")
-        return cls(data["kind"], card)
+        return parse_action(cls, data, game=NAME, kinds=KINDS)
 
 
 STAREDOWN_DONE = Action("staredown_done")
@@ -461,27 +451,16 @@ def new_game(
 
 def replay(record_json: dict, *, story: list[str] | None = None) -> GunfighterState:
     """Rebuild a game from its record with no RNG; RecordError if it is corrupt or tampered."""
-    record = GameRecord.from_json(record_json)
-    if record.game != NAME:
-        raise RecordError(f"not a gunfighter record: {record.game!r}")
-    log: list = []
-    chance = ReplayChance(record.events, log=log)
-    try:
-        state = GunfighterState(record.seats, record.rules, record.seed, chance, log, story)
-        while (step := chance.next_action()) is not None:
-            player, data = step
-            if state.is_over or player != state.to_act:
-                raise RecordError(f"decision out of turn: seat {player}")
-            state.apply(Action.from_json(data))
-    except (IllegalAction, RulesError) as exc:
-        raise RecordError(f"record does not replay: {exc}") from exc
-    if state.final() != record.final:
-        raise RecordError("the replayed final differs from the recorded one")
-    return state
+    return replay_record(
+        record_json,
+        game=NAME,
+        build=lambda record, chance, log: GunfighterState(
+            record.seats, record.rules, record.seed, chance, log, story
+        ),
+        action_from_json=Action.from_json,
+    )
 
 
 def narrate(record_json: dict) -> list[str]:
     """The game told as a list of sentences, from its record."""
-    story: list[str] = []
-    replay(record_json, story=story)
-    return story
+    return narration(replay, record_json)
