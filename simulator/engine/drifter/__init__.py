@@ -1,0 +1,138 @@
+"""High Stakes Drifter's rules engine: the public face.
+
+state = drifter.new_game(seats=[Seat("Sam", deck, chips), ...], rules=Rules(), seed=7)
+while not state.is_over:
+    p = state.to_act
+    state.apply(bots[p].choose(state.view(p), state.legal_actions()))
+assert drifter.replay(state.record()).final() == state.final()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from simulator.engine.core.chance import ReplayChance
+from simulator.engine.core.errors import EngineError, IllegalAction, RecordError, RulesError
+from simulator.engine.core.record import GameRecord
+from simulator.engine.core.registry import GameSpec, register
+from simulator.engine.drifter.actions import Action
+from simulator.engine.drifter.cards import Catalogue, load_catalogue
+from simulator.engine.drifter.state import DrifterState, Seat
+from simulator.engine.drifter.variants import Rules
+
+__all__ = ["Action", "DrifterState", "Rules", "Seat", "new_game", "play", "replay", "starter_seat"]
+
+
+def new_game(
+    seats: Sequence[Seat | dict],
+    rules: Rules | None = None,
+    seed: int = 0,
+    record: bool = True,
+    catalogue: Catalogue | None = None,
+    narrate: bool = False,
+) -> DrifterState:
+    """Start a game: decks shuffled, hands drawn, the badge given. `record=False` keeps no log
+    (fast batches); `narrate=True` keeps the narration events narrate.py reads."""
+    if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence):
+        raise RulesError("seats must be a list of Seat")
+    parsed = [s if isinstance(s, Seat) else Seat.from_json(s) for s in seats]
+    return DrifterState(
+        catalogue if catalogue is not None else load_catalogue(),
+        parsed,
+        rules if rules is not None else Rules(),
+        seed,
+        events=[] if record else None,
+        narrate=narrate,
+    )
+
+
+def replay(record: dict, catalogue: Catalogue | None = None, narrate: bool = False) -> DrifterState:
+    """Rebuild a game from its record with no RNG; RecordError if it is corrupt or tampered."""
+    rec = GameRecord.from_json(record)
+    if rec.game != "drifter":
+        raise RecordError(f"this is a record of {rec.game!r}, not drifter")
+    try:
+        rules = Rules.from_json(rec.rules)
+        seats = [Seat.from_json(s) for s in rec.seats]
+    except RulesError as exc:
+        raise RecordError(f"bad header: {exc}") from None
+    log: list = []
+    chance = ReplayChance(rec.events, log=log)
+    try:
+        state = DrifterState(
+            catalogue if catalogue is not None else load_catalogue(),
+            seats,
+            rules,
+            rec.seed,
+            chance=chance,
+            events=log,
+            narrate=narrate,
+        )
+        while True:
+            at = chance.pos
+            step = chance.next_action()
+            if step is None:
+                break
+            player, data = step
+            if state.is_over:
+                raise RecordError(f"event {at}: a decision after the game ended")
+            if player != state.to_act:
+                raise RecordError(f"event {at}: seat {player} acts but seat {state.to_act} is due")
+            state.apply(Action.from_json(data))
+    except RecordError:
+        raise
+    except EngineError as exc:
+        raise RecordError(f"the record does not replay: {exc}") from None
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise RecordError(f"the record does not replay: {exc!r}") from None
+    if log != rec.events:
+        raise RecordError("the replayed events differ from the record")
+    if rec.final is not None and state.final() != rec.final:
+        raise RecordError(f"the replay ends {state.final()} but the record says {rec.final}")
+    if rec.final is None and state.is_over:
+        raise RecordError("the record has no final result for a finished game")
+    return state
+
+
+def starter_seat(
+    name: str, starter: str, bot: str = "heuristic", catalogue: Catalogue | None = None
+) -> Seat:
+    """A seat playing a starter deck by its code (e.g. HSD-S1); RulesError if unknown."""
+    cat = catalogue if catalogue is not None else load_catalogue()
+    for s in cat.sets:
+        for st in s.starters:
+            if st.code == starter:
+                deck = tuple(code for code, qty in st.cards for _ in range(qty))
+                return Seat(name, deck, tuple(st.kicker_chips), bot)
+    raise RulesError(f"unknown starter deck {starter!r}")
+
+
+def play(state: DrifterState, bots: Sequence[Any]) -> DrifterState:
+    """Run a game to its end with one bot per seat."""
+    while not state.over:
+        p = state.actor
+        state.apply(bots[p].choose(state.view(p), state.legal_actions()))
+    return state
+
+
+def _bot_factories() -> dict:
+    from simulator.engine.drifter import bots
+
+    return bots.FACTORIES
+
+
+register(
+    GameSpec(
+        name="drifter",
+        title="High Stakes Drifter",
+        new_game=new_game,
+        replay=replay,
+        bots=_bot_factories(),
+        min_players=2,
+        max_players=8,
+        needs_decks=True,
+    )
+)
+
+__all__ += ["IllegalAction", "RecordError", "RulesError"]

@@ -1,0 +1,468 @@
+"""Card abilities: what a dude's stats are now, and what an ability does when it resolves.
+
+Static abilities are not stored anywhere: every read (a dude's stats, whether it may fold...)
+walks the cards that can affect that dude, so an ability stops working the moment its card is
+concealed, buried or negated. One-shot abilities (on_play, as_gear, as_fortune, showdown...)
+that change stats or forbid something leave a `Mark` on each target dude, kept until the
+shootout ends or the dude leaves play. Vocabulary: docs/rules/abilities.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from simulator.engine.drifter.cards import STAT_INDEX, STATS, Ability, Effect
+
+if TYPE_CHECKING:
+    from simulator.engine.drifter.state import Card, DrifterState
+
+# Effect kinds that last (a mark on the target dude) rather than happen once.
+LASTING = frozenset(
+    {
+        "stat_mod",
+        "stat_mod_per",
+        "stat_set",
+        "stat_swap",
+        "kicker_limit_mod",
+        "reinvest_discount",
+        "cant_reinvest",
+        "cant_reveal_gear",
+        "cant_fold",
+        "cant_take_kicker",
+        "cant_accept",
+        "wins_ties",
+        "negate_gear",
+        "ante_mod",
+    }
+)
+# Lasting kinds without a target field work on the ability's own dude.
+SELF_ONLY = frozenset({"reinvest_discount", "cant_accept", "wins_ties", "ante_mod"})
+
+
+class Mark:
+    """A lasting effect of a one-shot ability, kept on the dude it targets."""
+
+    __slots__ = ("effect", "owner", "shootout", "source")
+
+    def __init__(self, effect: Effect, owner: int, source: Card | None, shootout: bool) -> None:
+        self.effect = effect
+        self.owner = owner
+        self.source = source
+        self.shootout = shootout
+
+
+def works(card: Card, ability: Ability) -> bool:
+    """A concealed card has only its `concealed` abilities; a revealed one only the others."""
+    return ability.concealed != card.revealed
+
+
+def condition_holds(s: DrifterState, ability: Ability, owner: int, dude: Card | None) -> bool:
+    """All keys of the ability's condition hold for its player `owner` and its dude `dude`."""
+    for key, value in ability.condition:
+        if key == "contested":
+            if s.contested != value:
+                return False
+        elif key == "contested_not":
+            if s.contested is None or s.contested == value:
+                return False
+        elif key == "in_street":
+            if dude is None or not dude.in_street:
+                return False
+        elif key == "challenger":
+            if (s.shooting and s.challenger == owner) != value:
+                return False
+        elif key == "opponents_at_least":
+            if len(s.opposing_dudes(owner)) < value:
+                return False
+        elif key == "gear_at_least":
+            if dude is None or len(dude.gear) < value:
+                return False
+        elif key == "kicker_chips_at_least":
+            if dude is None or len(dude.kickers) < value:
+                return False
+        elif key == "all_in":
+            if not s.is_all_in(owner):
+                return False
+        elif key == "opponent_faction":
+            if not any(d.revealed and d.defn.faction == value for d in s.opposing_dudes(owner)):
+                return False
+        elif key == "stake_at_most" and s.stake[owner] > value:
+            return False
+    return True
+
+
+def _sources(s: DrifterState, dude: Card):
+    """(card, its player, its dude) for every card whose static abilities might reach `dude`."""
+    yield dude, dude.owner, dude
+    for g in dude.gear:
+        yield g, dude.owner, dude
+    if s.shooting and dude.in_street and not s.folded[dude.owner]:
+        for f in s.fortunes:
+            if f.owner == dude.owner:
+                yield f, dude.owner, dude
+        for other in s.street:
+            if other is dude or s.folded[other.owner]:
+                continue
+            yield other, other.owner, other
+            for g in other.gear:
+                yield g, other.owner, other
+        for f in s.fortunes:
+            if f.owner != dude.owner:
+                yield f, f.owner, s.sdude[f.owner]
+
+
+def _negated(s: DrifterState, dude: Card) -> bool:
+    """Whether revealed gear on `dude` has no effect (a negate_gear reaches it)."""
+    if "negate_gear" not in s.kinds_present:
+        return False
+    for m in dude.marks:
+        if m.effect.kind == "negate_gear":
+            return True
+    if not s.has_statics:
+        return False
+    for card, owner, src in _sources(s, dude):
+        for ab in card.defn.abilities:
+            if ab.timing != "static" or not works(card, ab):
+                continue
+            for e in ab.effects:
+                if (
+                    e.kind == "negate_gear"
+                    and _reaches(s, e.target, owner, src, dude)
+                    and condition_holds(s, ab, owner, src)
+                ):
+                    return True
+    return False
+
+
+def _reaches(s: DrifterState, target: str | None, owner: int, src: Card | None, dude: Card) -> bool:
+    """Whether a static effect of `owner`'s card on dude `src` with `target` reaches `dude`."""
+    if target is None or target == "self":
+        return src is dude
+    if target == "player":
+        return dude.owner == owner and src is dude
+    in_shoot = s.shooting and dude.in_street and not s.folded[dude.owner]
+    if target == "all":
+        return in_shoot and src is not None and src.in_street
+    if target in ("opponents", "other_players"):
+        return in_shoot and dude.owner != owner and src is not None and src.in_street
+    if target == "chosen_opponent":
+        # a static ability cannot ask; it takes the first opposing dude clockwise
+        opp = s.opposing_dudes(owner)
+        return bool(opp) and opp[0] is dude and src is not None and src.in_street
+    return False
+
+
+def effects_on(s: DrifterState, dude: Card) -> list[tuple[Effect, int]]:
+    """Every effect now working on `dude` with the player whose card it comes from (cached
+    between actions, like stats)."""
+    cache = s.fx_cache
+    if cache is not None:
+        hit = cache.get(dude.uid)
+        if hit is None:
+            hit = cache[dude.uid] = _effects_on(s, dude)
+        return hit
+    return _effects_on(s, dude)
+
+
+def _effects_on(s: DrifterState, dude: Card) -> list[tuple[Effect, int]]:
+    out: list[tuple[Effect, int]] = []
+    for m in dude.marks:
+        out.append((m.effect, m.owner))
+    if not s.has_statics:
+        return out
+    negated = None
+    for card, owner, src in _sources(s, dude):
+        abilities = card.defn.abilities
+        if not abilities:
+            continue
+        if card.host is not None and card.revealed:
+            if negated is None:
+                negated = _negated(s, card.host)
+            if negated:
+                continue
+        for ab in abilities:
+            if ab.timing != "static" or not works(card, ab):
+                continue
+            hit = [e for e in ab.effects if _reaches(s, e.target, owner, src, dude)]
+            if hit and condition_holds(s, ab, owner, src):
+                out.extend((e, owner) for e in hit)
+    return out
+
+
+def _per(s: DrifterState, e: Effect, owner: int, dude: Card) -> int:
+    if e.per == "gear":
+        return len(dude.gear)
+    if e.per == "kicker_chip":
+        return len(dude.kickers)
+    if e.per == "opponent":
+        return len(s.opposing_dudes(dude.owner))
+    return sum(1 for f in s.fortunes if f.owner == owner)
+
+
+def stat_index(s: DrifterState, stat: str | None) -> int:
+    """Index of a stat reference; -1 for `contested` outside a shootout."""
+    if stat == "contested":
+        return STAT_INDEX[s.contested] if s.contested is not None else -1
+    return STAT_INDEX[stat]
+
+
+def dude_stats(s: DrifterState, dude: Card) -> list[int]:
+    """[smarts, skill, luck] now, with every modifier; a concealed dude starts from nothing.
+
+    Between two actions the state stands still, so stats are cached then (bots ask often);
+    while an action is being carried out the cache is off."""
+    cache = s.stat_cache
+    if cache is not None:
+        hit = cache.get(dude.uid)
+        if hit is None:
+            hit = cache[dude.uid] = _dude_stats(s, dude)
+        return hit
+    return _dude_stats(s, dude)
+
+
+def _dude_stats(s: DrifterState, dude: Card) -> list[int]:
+    base = list(dude.defn.stats) if dude.revealed else [0, 0, 0]
+    for side_stat, amount in dude.kicker_sides():
+        base[side_stat] += amount
+    effects = _effects_on(s, dude)
+    if not effects:
+        return [v if v > 0 else 0 for v in base]
+    sets = []
+    for e, _ in effects:
+        if e.kind == "stat_swap" and dude.revealed:
+            i, j = STAT_INDEX[e.stats[0]], STAT_INDEX[e.stats[1]]
+            printed = dude.defn.stats
+            base[i] += printed[j] - printed[i]
+            base[j] += printed[i] - printed[j]
+    for e, owner in effects:
+        kind = e.kind
+        if kind == "stat_mod":
+            i = stat_index(s, e.stat)
+            if i >= 0:
+                base[i] += e.amount
+        elif kind == "stat_mod_per":
+            i = stat_index(s, e.stat)
+            if i >= 0:
+                base[i] += e.amount * _per(s, e, owner, dude)
+        elif kind == "stat_set":
+            sets.append(e)
+    out = [v if v > 0 else 0 for v in base]
+    for e in sets:
+        i = stat_index(s, e.stat)
+        if i >= 0:
+            out[i] = e.value
+    return out
+
+
+def kicker_limit(s: DrifterState, dude: Card) -> int:
+    """The dude's kicker limit with kicker_limit_mod effects (a concealed dude has none)."""
+    limit = dude.defn.kicker_limit if dude.revealed else 0
+    if "kicker_limit_mod" not in s.kinds_present:
+        return limit
+    for e, _ in effects_on(s, dude):
+        if e.kind == "kicker_limit_mod":
+            limit += e.amount
+    return max(limit, 0)
+
+
+def has_flag(s: DrifterState, dude: Card, kind: str, stat: str | None = None) -> bool:
+    """Whether an effect of `kind` (a 'can't', wins_ties...) now works on `dude`."""
+    if kind not in s.kinds_present:  # no card of this game has it: the usual, fast answer
+        return False
+    return any(e.kind == kind and (stat is None or e.stat == stat) for e, _ in effects_on(s, dude))
+
+
+def total_amount(s: DrifterState, dude: Card, kind: str) -> int:
+    """The summed `amount` of effects of `kind` on `dude` (reinvest_discount, ante_mod)."""
+    if kind not in s.kinds_present:
+        return 0
+    return sum(e.amount for e, _ in effects_on(s, dude) if e.kind == kind)
+
+
+def player_cant_play_fortune(s: DrifterState, player: int) -> bool:
+    """Whether a cant_play_fortune effect forbids `player` fortune cards this shootout."""
+    if "cant_play_fortune" not in s.kinds_present:
+        return False
+    if player in s.player_marks:
+        return True
+    if not s.has_statics:
+        return False
+    for d in s.street:
+        if s.folded[d.owner]:
+            continue
+        cards = [d, *d.gear] + [f for f in s.fortunes if f.owner == d.owner]
+        for card in cards:
+            for ab in card.defn.abilities:
+                if ab.timing != "static" or not works(card, ab):
+                    continue
+                for e in ab.effects:
+                    if e.kind != "cant_play_fortune":
+                        continue
+                    hit = d.owner == player if e.target == "player" else d.owner != player
+                    if hit and condition_holds(s, ab, d.owner, d):
+                        return True
+    return False
+
+
+# --- one-shot abilities ------------------------------------------------------------------
+
+
+def trigger(
+    s: DrifterState,
+    card: Card,
+    timing: str,
+    dude: Card | None,
+    target: int = -1,
+    stat: str = "",
+) -> None:
+    """Resolve every working ability of `card` with `timing` (dude: the ability's own dude)."""
+    for i, ab in enumerate(card.defn.abilities):
+        if ab.timing == timing and works(card, ab):
+            if ab.once is not None:
+                if not s.once_free(card, i, ab):
+                    continue
+                s.use_once(card, i, ab)
+            resolve(s, card, ab, dude, target, stat)
+
+
+def resolve(
+    s: DrifterState,
+    card: Card,
+    ability: Ability,
+    dude: Card | None,
+    target: int = -1,
+    stat: str = "",
+) -> None:
+    """Resolve one ability; impossible effects are skipped and the rest still resolve."""
+    owner = card.owner
+    if not condition_holds(s, ability, owner, dude):
+        return
+    for e in ability.effects:
+        _effect(s, card, ability, e, owner, dude, target, stat)
+
+
+def target_dudes(
+    s: DrifterState, tgt: str | None, owner: int, dude: Card | None, chosen: int = -1
+) -> list[Card]:
+    """The dudes an effect's target names, in seat order from the owner."""
+    if tgt is None or tgt == "self":
+        return [dude] if dude is not None else []
+    if tgt == "opponents" or tgt == "other_players":
+        return s.opposing_dudes(owner)
+    if tgt == "all":
+        return s.shootout_dudes()
+    if tgt == "player":
+        d = s.sdude[owner] if s.shooting else dude
+        return [d] if d is not None else []
+    if tgt == "chosen_opponent":
+        opp = s.opposing_dudes(owner)
+        for d in opp:
+            if d.uid == chosen:
+                return [d]
+        return s.auto_choose_opponent(owner, opp)
+    return []
+
+
+def _effect(
+    s: DrifterState,
+    card: Card,
+    ability: Ability,
+    e: Effect,
+    owner: int,
+    dude: Card | None,
+    chosen: int,
+    stat: str,
+) -> None:
+    kind = e.kind
+    in_shootout = s.shooting
+    if kind in LASTING:
+        targets = [dude] if kind in SELF_ONLY else target_dudes(s, e.target, owner, dude, chosen)
+        if e.duration is not None:
+            shootout_only = e.duration == "shootout"
+        else:
+            shootout_only = in_shootout and ability.timing != "as_gear"
+        for d in targets:
+            if d is not None:
+                d.marks.append(Mark(e, owner, card, shootout_only and in_shootout))
+        s.has_marks = True
+    elif kind == "cant_play_fortune":
+        if in_shootout:
+            players = [owner] if e.target == "player" else s.other_shootout_players(owner)
+            for p in players:
+                if p not in s.player_marks:
+                    s.player_marks.append(p)
+    elif kind == "draw":
+        s.draw(owner, e.count)
+    elif kind == "opponent_discard":
+        for p in s.other_shootout_players(owner):
+            for _ in range(e.count):
+                hand = s.hand[p]
+                if not hand:
+                    break
+                i = s.chance.choice_index(len(hand), f"discard{p}")
+                s.dead[p].append(hand.pop(i))
+    elif kind == "take_from_pot":
+        x = min(e.amount, s.pot)
+        s.pot -= x
+        s.stake[owner] += x
+    elif kind == "tax":
+        for p in s.other_shootout_players(owner):
+            x = min(e.amount, s.stake[p])
+            s.stake[p] -= x
+            s.pot += x
+    elif kind == "refund":
+        x = min(e.amount, card.chips)
+        card.chips -= x
+        s.stake[owner] += x
+    elif kind == "play_kicker":
+        for d in target_dudes(s, e.target, owner, dude, chosen):
+            chip = s.first_legal_kicker(owner, d)
+            if chip is not None:
+                s.place_kicker(owner, chip, d)
+    elif kind == "reflip_kicker":
+        for d in target_dudes(s, e.target, owner, dude, chosen):
+            if d.kickers:
+                mine = d.owner == owner
+                k = (
+                    min(d.kickers, key=lambda c: c.amount())
+                    if mine
+                    else max(d.kickers, key=lambda c: c.amount())
+                )
+                k.side = s.chance.choice_index(2, f"flip{k.uid}")
+                s.note("reflip", owner, d, k)
+    elif kind == "bury_kickers":
+        for d in target_dudes(s, e.target, owner, dude, chosen):
+            s.bury_kickers(d)
+    elif kind == "change_contested":
+        if in_shootout:
+            new = stat if stat in STATS else e.stat
+            if new == "choose":
+                new = s.auto_choose_stat(owner)
+            s.contested = new
+            s.note("contested", owner, new)
+            s.lead_changed()
+    elif kind == "put_into_play":
+        s.put_into_play(owner, e.card_type, dude)
+    elif kind == "extra_actions":
+        if s.phase == "turn" and s.actor == owner:
+            s.actions_left += e.count
+    elif kind == "force_reveal_gear":
+        for d in target_dudes(s, e.target, owner, dude, chosen):
+            s.force_reveal(d)
+    elif kind == "return_to_hand":
+        card.return_to_hand = True
+    # `copy` resolves when the card is played (State.play_card); nothing else is left.
+
+
+def copy_candidates(s: DrifterState, of: str, exclude: Card | None = None) -> list[Card]:
+    """Revealed cards in the saloon or street a copy card may become (by `of`)."""
+    out = []
+    for d in [*s.saloon, *s.street]:
+        if d.revealed and of in ("any", "dude"):
+            out.append(d)
+        for g in d.gear:
+            if g.revealed and of in ("any", "gear") and g.defn.type == "gear":
+                out.append(g)
+    if of in ("any", "fortune"):
+        out.extend(f for f in s.fortunes)
+    return [c for c in out if c is not exclude and not c.printed.is_copy]

@@ -1,0 +1,741 @@
+"""Challenges and shootouts: accepting, betting rounds, gear reveals, fortunes, the showdown.
+
+A mixin of `DrifterState` (state.py): the methods here use its zones and helpers. Each step
+sets `phase` and `actor` for the next decision; `auto_step` settles the decisions that have a
+single possible answer (a player with no dude refuses, one with no concealed gear passes...).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from simulator.engine.drifter import abilities as ab
+from simulator.engine.drifter.actions import (
+    CALL,
+    CHECK,
+    FOLD,
+    PASS_FORTUNE,
+    PASS_REVEAL,
+    PASS_SHOTGUN,
+    REFUSE,
+    Action,
+)
+from simulator.engine.drifter.cards import STAT_INDEX, STATS
+from simulator.engine.drifter.variants import (
+    COLD_HANDS,
+    HIGH_LOW,
+    LOWBALL,
+    RIDING_SHOTGUN,
+    TOMBSTONE,
+)
+
+if TYPE_CHECKING:
+    from simulator.engine.drifter.state import Card
+
+
+class ShootoutSteps:
+    """The challenge sequence of the rules, steps 1 to 5."""
+
+    def reset_shootout(self) -> None:
+        n = self.n
+        self.shooting = False
+        self.contested: str | None = None
+        self.challenger = -1
+        self.sdude: list[Card | None] = [None] * n
+        self.folded = [False] * n
+        self.out = [False] * n  # buried by Tombstone at the showdown
+        self.reveal_open = [True] * n
+        self.queue: list[int] = []
+        self.announced: list[Card] = []
+        self.rb = 0
+        self.contrib = [0] * n
+        self.raises = 0
+        self.lead = -1
+        self.forder: list[int] = []
+        self.fidx = 0
+        self.fpasses = 0
+        self.reinvest_queue: list[int] = []
+        self.player_marks = []
+
+    def clone_shootout_from(self, other, cmap) -> None:
+        self.sdude = [cmap[d.uid] if d is not None else None for d in other.sdude]
+        self.folded = list(other.folded)
+        self.out = list(other.out)
+        self.reveal_open = list(other.reveal_open)
+        self.queue = list(other.queue)
+        self.announced = [cmap[g.uid] for g in other.announced]
+        self.contrib = list(other.contrib)
+        self.forder = list(other.forder)
+        self.reinvest_queue = list(other.reinvest_queue)
+
+    # --- who is in ------------------------------------------------------------------------
+
+    def in_shootout(self, p: int) -> bool:
+        return self.sdude[p] is not None and not self.folded[p] and not self.out[p]
+
+    def shootout_players(self) -> list[int]:
+        """Players still in the shootout, clockwise from the challenger."""
+        return [q for q in self.seats_from(self.challenger) if self.in_shootout(q)]
+
+    def shootout_dudes(self) -> list[Card]:
+        if not self.shooting:
+            return []
+        return [self.sdude[q] for q in self.seats_from(self.challenger) if self.in_shootout(q)]
+
+    def opposing_dudes(self, owner: int) -> list[Card]:
+        if not self.shooting:
+            return []
+        return [self.sdude[q] for q in self.seats_from(owner) if q != owner and self.in_shootout(q)]
+
+    def other_shootout_players(self, owner: int) -> list[int]:
+        if not self.shooting:
+            return []
+        return [q for q in self.seats_from(owner) if q != owner and self.in_shootout(q)]
+
+    def is_all_in(self, p: int) -> bool:
+        return self.shooting and self.in_shootout(p) and self.stake[p] == 0
+
+    def value(self, dude: Card) -> int:
+        """The dude's contested stat now (quick-start: its highest stat)."""
+        st = self.stats(dude)
+        if self.contested is None:
+            return max(st)
+        return st[STAT_INDEX[self.contested]]
+
+    def lead_bettor(self) -> int:
+        """Highest showing contested stat; ties: the challenger, else closest clockwise to it."""
+        if self.rules.quick_start:
+            return self.challenger
+        best, lead = -1, self.challenger
+        for q in self.shootout_players():
+            v = self.value(self.sdude[q])
+            if v > best:
+                best, lead = v, q
+        return lead
+
+    def lead_changed(self) -> None:
+        """Cards were played or revealed: the lead bettor is determined again."""
+        lead = self.lead_bettor()
+        if lead != self.lead:
+            self.lead = lead
+            self.note("lead", lead)
+
+    def auto_choose_opponent(self, owner: int, opp: list[Card]) -> list[Card]:
+        """An automatic `chosen_opponent`: the opposing dude showing the most contested stat."""
+        if not opp:
+            return []
+        return [max(opp, key=self.value)]
+
+    def auto_choose_stat(self, owner: int) -> str:
+        """An automatic `change_contested: choose`: the stat where its dude leads by most."""
+        mine = self.sdude[owner]
+        if mine is None:
+            return self.contested or "skill"
+        ms = self.stats(mine)
+        others = [self.stats(d) for d in self.opposing_dudes(owner)]
+        best = max(range(3), key=lambda i: ms[i] - max((o[i] for o in others), default=0))
+        return STATS[best]
+
+    # --- 1. issue a challenge -------------------------------------------------------------
+
+    def _do_challenge(self, a: Action) -> None:
+        p = self.actor
+        dude = self.cards[a.dude]
+        self.challenged = True
+        self.actions_left -= 1
+        if not self.rules.has(COLD_HANDS):
+            ante = max(self.rules.ante + ab.total_amount(self, dude, "ante_mod"), 0)
+            if not self._collect_antes(ante):
+                return
+        self.reset_shootout()
+        self.shooting = True
+        self.shootouts += 1
+        self.challenger = p
+        self.lead = p
+        self.contested = a.stat or None
+        self.note("challenge", p, dude, self.contested)
+        self.queue = [q for q in self.seats_from(p) if q != p]
+        if not self._to_street(p, dude):
+            self._next_accept()
+
+    def _to_street(self, p: int, dude: Card) -> bool:
+        """Move a dude into the street; True when a Riding Shotgun decision is now pending."""
+        self.saloon.remove(dude)
+        self.street.append(dude)
+        dude.in_street = True
+        self.sdude[p] = dude
+        ab.trigger(self, dude, "on_enter_street", dude)
+        for g in dude.gear:
+            ab.trigger(self, g, "on_enter_street", dude)
+        if self.rules.has(RIDING_SHOTGUN) and any(c.defn.is_dude for c in self.hand[p]):
+            self.phase = "shotgun"
+            self.actor = p
+            return True
+        return False
+
+    def _do_shotgun(self, a: Action) -> None:
+        p = self.actor
+        card = self.cards[a.card]
+        self.hand[p].remove(card)
+        self.note("shotgun", p, card)
+        self._enter_saloon(p, card, True, 0)
+        self._next_accept()
+
+    def _do_pass_shotgun(self, a: Action) -> None:
+        self._next_accept()
+
+    def _next_accept(self) -> None:
+        if self.queue:
+            self.actor = self.queue.pop(0)
+            self.phase = "accept"
+        else:
+            self._begin_shootout()
+
+    def _acceptable(self, p: int) -> list[Card]:
+        out = []
+        for d in self.saloon:
+            if d.owner != p:
+                continue
+            if (
+                d.revealed
+                and self.contested
+                and ab.has_flag(self, d, "cant_accept", self.contested)
+            ):
+                continue
+            out.append(d)
+        return out
+
+    def _do_accept(self, a: Action) -> None:
+        p = self.actor
+        dude = self.cards[a.dude]
+        self.note("accept", p, dude)
+        if not self._to_street(p, dude):
+            self._next_accept()
+
+    def _do_refuse(self, a: Action) -> None:
+        self.note("refuse", self.actor)
+        self._next_accept()
+
+    def _begin_shootout(self) -> None:
+        c = self.challenger
+        if not any(self.sdude[q] is not None for q in range(self.n) if q != c):
+            # Nobody accepted: the challenger takes the pot and the dude goes back to the saloon.
+            dude = self.sdude[c]
+            self.note("unopposed", c, self.pot)
+            self.stake[c] += self.pot
+            self.pot = 0
+            self.street.remove(dude)
+            self.saloon.append(dude)
+            dude.in_street = False
+            self._end_shootout(draw=False)
+            return
+        for q in self.shootout_players():
+            d = self.sdude[q]
+            if d.revealed:
+                self.pot += d.chips
+                d.chips = 0
+            for g in d.gear:
+                if g.revealed:
+                    self.pot += g.chips
+                    g.chips = 0
+        self.note("shootout", self.shootout_players(), self.pot)
+        self._start_betting()
+
+    # --- 2. betting rounds ----------------------------------------------------------------
+
+    def _start_betting(self) -> None:
+        self.lead = self.lead_bettor()
+        self.rb = 0
+        self.contrib = [0] * self.n
+        self.raises = 0
+        able = [q for q in self.seats_from(self.lead) if self.in_shootout(q) and self.stake[q] > 0]
+        self.note("betting", self.lead)
+        if len(able) <= 1:
+            self._after_betting()
+            return
+        self.queue = able[1:]
+        self.phase = "bet"
+        self.actor = able[0]
+
+    def amount_range(self, kind: str) -> tuple[int, int]:
+        p = self.actor
+        if kind == "bet":
+            return 1, self.stake[p]
+        owe = self.rb - self.contrib[p]
+        return 1, self.stake[p] - owe
+
+    def _sizes(self, top: int) -> list[int]:
+        ante = self.rules.ante
+        return sorted({x for x in (ante, 2 * ante, 5 * ante, top) if 1 <= x <= top})
+
+    def _bet_menu(self) -> list[Action]:
+        p = self.actor
+        owe = self.rb - self.contrib[p]
+        st = self.stake[p]
+        menu: list[Action] = []
+        if owe <= 0:
+            menu.append(CHECK)
+            if self.rb == 0:
+                menu.extend(Action("bet", amount=x) for x in self._sizes(st))
+        else:
+            menu.append(CALL)
+            if self.raises < self.rules.max_raises and st > owe:
+                menu.extend(Action("raise", amount=x) for x in self._sizes(st - owe))
+        if not ab.has_flag(self, self.sdude[p], "cant_fold"):
+            menu.append(FOLD)
+        return menu
+
+    def _pay(self, p: int, x: int) -> None:
+        self.stake[p] -= x
+        self.pot += x
+        self.contrib[p] += x
+
+    def _reopen(self, p: int) -> None:
+        self.queue = [
+            q for q in self.seats_from(p) if q != p and self.in_shootout(q) and self.stake[q] > 0
+        ]
+
+    def _do_check(self, a: Action) -> None:
+        self.note("check", self.actor)
+        self._next_bet()
+
+    def _do_bet(self, a: Action) -> None:
+        p = self.actor
+        self._pay(p, a.amount)
+        self.rb = self.contrib[p]
+        self.note("bet", p, a.amount, self.stake[p] == 0)
+        self._reopen(p)
+        self._next_bet()
+
+    def _do_call(self, a: Action) -> None:
+        p = self.actor
+        x = min(self.rb - self.contrib[p], self.stake[p])
+        self._pay(p, x)
+        self.note("call", p, x, self.stake[p] == 0)
+        self._next_bet()
+
+    def _do_raise(self, a: Action) -> None:
+        p = self.actor
+        owe = self.rb - self.contrib[p]
+        self._pay(p, owe + a.amount)
+        self.rb = self.contrib[p]
+        self.raises += 1
+        self.note("raise", p, a.amount, self.rb, self.stake[p] == 0)
+        self._reopen(p)
+        self._next_bet()
+
+    def _do_fold(self, a: Action) -> None:
+        p = self.actor
+        dude = self.sdude[p]
+        self.folded[p] = True
+        self.pot += dude.chips
+        dude.chips = 0
+        for g in list(dude.gear):
+            if g.revealed:
+                dude.gear.remove(g)
+                self.pot += g.chips
+                g.chips = 0
+                self.bury(g)
+        self.note("fold", p)
+        if p in self.queue:
+            self.queue.remove(p)
+        if len(self.shootout_players()) <= 1:
+            self._showdown()
+            return
+        self._next_bet()
+
+    def _next_bet(self) -> None:
+        if self.queue and self.phase == "bet":
+            self.actor = self.queue.pop(0)
+            return
+        self._after_betting()
+
+    def _after_betting(self) -> None:
+        if len(self.shootout_players()) <= 1:
+            self._showdown()
+        else:
+            self._start_reveal()
+
+    # --- 3. revealing gear ----------------------------------------------------------------
+
+    def _revealable(self, p: int) -> list[Card]:
+        dude = self.sdude[p]
+        if not self.reveal_open[p] or ab.has_flag(self, dude, "cant_reveal_gear"):
+            return []
+        return [g for g in dude.gear if not g.revealed]
+
+    def _current_lead(self) -> int:
+        """The lead bettor as last determined (it changes only when a card is played or
+        revealed), determined again only if that player has left the shootout."""
+        if self.lead < 0 or not self.in_shootout(self.lead):
+            self.lead = self.lead_bettor()
+        return self.lead
+
+    def _start_reveal(self) -> None:
+        self._current_lead()
+        self.queue = [q for q in self.seats_from(self.lead) if self.in_shootout(q)]
+        self.announced = []
+        self._next_reveal()
+
+    def _next_reveal(self) -> None:
+        if self.queue:
+            self.actor = self.queue.pop(0)
+            self.phase = "reveal"
+            return
+        announced, self.announced = self.announced, []
+        for g in announced:  # all announced gear turns up together
+            g.revealed = True
+        if self.log is not None:
+            for g in announced:
+                self.note("reveal_gear", g.owner, g, g.host, self.stats(g.host))
+        for g in announced:
+            ab.trigger(self, g, "on_reveal", g.host)
+        if announced:
+            self._start_betting()
+        else:
+            self._start_fortune()
+
+    def _do_reveal_gear(self, a: Action) -> None:
+        g = self.cards[a.card]
+        self.pot += g.chips
+        g.chips = 0
+        self.announced.append(g)
+        self.note("announce", self.actor, g)
+        self._next_reveal()
+
+    def _do_pass_reveal(self, a: Action) -> None:
+        self.reveal_open[self.actor] = False
+        self._next_reveal()
+
+    def force_reveal(self, dude: Card) -> None:
+        """force_reveal_gear: its player turns up one concealed gear card (the earliest)."""
+        if not dude.in_street or ab.has_flag(self, dude, "cant_reveal_gear"):
+            return
+        for g in dude.gear:
+            if not g.revealed:
+                self.pot += g.chips
+                g.chips = 0
+                g.revealed = True
+                if self.log is not None:
+                    self.note("reveal_gear", g.owner, g, dude, self.stats(dude))
+                ab.trigger(self, g, "on_reveal", dude)
+                self.lead_changed()
+                return
+
+    # --- 4. fortune cards -----------------------------------------------------------------
+
+    def _start_fortune(self) -> None:
+        self._current_lead()
+        self.forder = [q for q in self.seats_from(self.lead) if self.in_shootout(q)]
+        self.fidx = 0
+        self.fpasses = 0
+        self.phase = "fortune"
+        self.actor = self.forder[0]
+        self.note("fortunes", self.lead)
+
+    def _fortune_menu(self) -> list[Action]:
+        p = self.actor
+        menu: list[Action] = []
+        if not ab.player_cant_play_fortune(self, p):
+            opp = self.opposing_dudes(p)
+            for card in self.hand[p]:
+                if card.printed.type != "fortune":
+                    continue
+                menu.extend(self._choice_actions("play_fortune", card, card.printed, -1, opp))
+        mine = self.sdude[p]
+        for card in [mine, *mine.gear]:
+            if not card.revealed:
+                continue
+            for i, a in enumerate(card.defn.abilities):
+                if a.timing != "as_fortune" or not self.once_free(card, i, a):
+                    continue
+                menu.extend(self._choice_actions("as_fortune", card, a, i, self.opposing_dudes(p)))
+        menu.append(PASS_FORTUNE)
+        return menu
+
+    def _choice_actions(self, kind: str, card: Card, what, index: int, opp: list[Card]):
+        """One action per choice the card asks for (an opponent, a stat, a card to copy)."""
+        effects = (
+            [e for a in what.abilities for e in a.effects] if index < 0 else list(what.effects)
+        )
+        kinds = {e.kind for e in effects}
+        targets = [-1]
+        stats = [""]
+        if "copy" in kinds:
+            of = next(e.of for e in effects if e.kind == "copy")
+            targets = [c.uid for c in ab.copy_candidates(self, of or "any")][:4] or [-1]
+        elif any(e.target == "chosen_opponent" for e in effects) and len(opp) > 1:
+            targets = [d.uid for d in opp]
+        if any(e.kind == "change_contested" and e.stat == "choose" for e in effects):
+            stats = list(STATS)
+        return [
+            Action(kind, card=card.uid, target=t, stat=s, ability=index)
+            if kind == "as_fortune"
+            else Action(kind, card=card.uid, target=t, stat=s)
+            for t in targets
+            for s in stats
+        ]
+
+    def _do_play_fortune(self, a: Action) -> None:
+        p = self.actor
+        card = self.cards[a.card]
+        cost = min(card.printed.cost, self.stake[p])  # short of chips: go all in
+        self.stake[p] -= cost
+        self.pot += cost
+        self.hand[p].remove(card)
+        card.revealed = True
+        card.in_street = True
+        self.fortunes.append(card)
+        self._resolve_copy(card, a.target)
+        if self.log is not None:
+            self.note("play_fortune", p, card, cost, self.sdude[p], self.stats(self.sdude[p]))
+        ab.trigger(self, card, "on_play", self.sdude[p], a.target, a.stat)
+        self.lead_changed()
+        self._fortune_done(passed=False)
+
+    def _do_as_fortune(self, a: Action) -> None:
+        card = self.cards[a.card]
+        self.use_once(card, a.ability, card.defn.abilities[a.ability])
+        self.note("as_fortune", self.actor, card)
+        dude = card.host or card
+        ab.resolve(self, card, card.defn.abilities[a.ability], dude, a.target, a.stat)
+        self.lead_changed()
+        self._fortune_done(passed=False)
+
+    def _do_pass_fortune(self, a: Action) -> None:
+        self._fortune_done(passed=True)
+
+    def _fortune_done(self, passed: bool) -> None:
+        self.fpasses = self.fpasses + 1 if passed else 0
+        live = [q for q in self.forder if self.in_shootout(q)]
+        if self.fpasses >= len(live):
+            self._showdown()
+            return
+        for _ in range(len(self.forder)):
+            self.fidx = (self.fidx + 1) % len(self.forder)
+            if self.in_shootout(self.forder[self.fidx]):
+                break
+        self.actor = self.forder[self.fidx]
+
+    # --- 5. the showdown ------------------------------------------------------------------
+
+    def _showdown(self) -> None:
+        self.phase = "showdown"
+        players = self.shootout_players()
+        fresh = []
+        for q in players:
+            d = self.sdude[q]
+            if not d.revealed:
+                self.pot += d.chips
+                d.chips = 0
+                self.reveal_dude(d)
+                fresh.append(d)
+        if self.rules.has(TOMBSTONE):
+            self._tombstone_showdown(fresh)
+        for d in fresh:
+            if not self.out[d.owner]:
+                ab.trigger(self, d, "on_reveal", d)
+        for q in self.shootout_players():
+            d = self.sdude[q]
+            for card in [d, *d.gear, *(f for f in self.fortunes if f.owner == q)]:
+                ab.trigger(self, card, "showdown", d)
+        players = self.shootout_players()
+        values = {q: self.value(self.sdude[q]) for q in players}
+        if self.log is not None:
+            dudes = [(q, self.sdude[q], self.stats(self.sdude[q])) for q in players]
+            self.note("showdown", dudes, self.contested)
+        winners = self._winners(players, values)
+        if not winners:
+            self.note("pot_carried", self.pot)
+            self.carried += self.pot
+            self.pot = 0
+        else:
+            share, extra = divmod(self.pot, len(winners))
+            for q in winners:
+                self.stake[q] += share
+            # winners are listed clockwise from the challenger: the first gets the odd chips
+            self.stake[winners[0]] += extra
+            self.note("win", winners, self.pot, share, extra)
+            self.pot = 0
+        self._after_showdown(winners)
+
+    def _tombstone_showdown(self, fresh: list[Card]) -> None:
+        """Tombstone: a dude revealed after a namesake is buried; simultaneous copies all are."""
+        earlier = [d for d in self.all_dudes() if d.revealed and d not in fresh]
+        for d in fresh:
+            name = d.defn.name
+            clash = any(e.defn.name == name for e in earlier)
+            twins = sum(1 for e in fresh if e.defn.name == name) > 1
+            if clash or twins:
+                self.out[d.owner] = True
+                self.note("tombstone", d)
+
+    def _winners(self, players: list[int], values: dict[int, int]) -> list[int]:
+        if not players:
+            return []
+        hi, lo = max(values.values()), min(values.values())
+        if self.rules.has(LOWBALL):
+            winners = [q for q in players if values[q] == lo]
+        elif self.rules.has(HIGH_LOW):
+            winners = [q for q in players if values[q] in (hi, lo)]
+        else:
+            winners = [q for q in players if values[q] == hi]
+        if len(winners) > 1:
+            alone = [q for q in winners if ab.has_flag(self, self.sdude[q], "wins_ties")]
+            if len(alone) == 1:
+                winners = alone
+        return winners
+
+    def _after_showdown(self, winners: list[int]) -> None:
+        self.shootout_winners = winners
+        for f in list(self.fortunes):
+            returns = f.return_to_hand or any(
+                e.kind == "return_to_hand" and a.timing == "static"
+                for a in f.defn.abilities
+                for e in a.effects
+            )
+            self.fortunes.remove(f)
+            if returns:
+                f.reset()
+                self.hand[f.owner].append(f)
+            else:
+                self.bury(f)
+        # Cold Hands buries everything in the street; the quick-start game ends right here.
+        cold = self.rules.has(COLD_HANDS) or self.rules.quick_start
+        self.reinvest_queue = []
+        for q in self.seats_from(self.challenger):
+            d = self.sdude[q]
+            if d is None:
+                continue
+            if q in winners:
+                ab.trigger(self, d, "on_win", d)
+                for g in list(d.gear):
+                    if g.revealed:
+                        d.gear.remove(g)
+                        self.bury(g)
+                if cold:
+                    self.bury_dude(d)
+                else:
+                    self.reinvest_queue.append(q)
+            elif self.folded[q] and not cold:
+                self.reinvest_queue.append(q)
+            else:
+                if not self.folded[q]:
+                    ab.trigger(self, d, "on_lose", d)
+                    for g in d.gear:
+                        ab.trigger(self, g, "on_lose", d)
+                self.bury_dude(d)
+        self._next_reinvest()
+
+    def _reinvest_price(self, dude: Card) -> int:
+        discount = ab.total_amount(self, dude, "reinvest_discount")
+        return max(dude.printed.cost - 1 - discount, 0)
+
+    def _may_reinvest(self, p: int) -> bool:
+        d = self.sdude[p]
+        if ab.has_flag(self, d, "cant_reinvest"):
+            return False
+        return self.stake[p] >= self._reinvest_price(d)
+
+    def _next_reinvest(self) -> None:
+        if self.reinvest_queue:
+            self.actor = self.reinvest_queue.pop(0)
+            self.phase = "reinvest"
+            return
+        self._end_shootout(draw=True)
+
+    def _do_reinvest(self, a: Action) -> None:
+        p = self.actor
+        d = self.sdude[p]
+        price = self._reinvest_price(d)
+        self.stake[p] -= price
+        d.chips += price
+        self.street.remove(d)
+        self.saloon.append(d)
+        d.in_street = False
+        self.note("reinvest", p, d, price)
+        self._next_reinvest()
+
+    def _do_bury(self, a: Action) -> None:
+        self.bury_dude(self.sdude[self.actor])
+        self._next_reinvest()
+
+    def _end_shootout(self, draw: bool) -> None:
+        challenger = self.challenger
+        for d in self.all_dudes():
+            d.in_street = False
+            if d.marks:
+                d.marks = [m for m in d.marks if not m.shootout]
+            for g in d.gear:
+                if g.marks:
+                    g.marks = [m for m in g.marks if not m.shootout]
+        self.reset_shootout()
+        self.challenger = challenger
+        if self.rules.quick_start:
+            self._end_game("the quick-start game ends after its first shootout")
+            return
+        if self.rules.has(COLD_HANDS):
+            self._cold_after()
+            return
+        if draw:
+            for q in self.seats_from(challenger):
+                self.draw_to(q)
+        if self._stakes_end_game():
+            return
+        self.phase = "discard"
+        self.actor = self.badge
+
+    # --- the menus and automatic answers --------------------------------------------------
+
+    def shootout_menu(self) -> list[Action]:
+        phase, p = self.phase, self.actor
+        if phase == "cold_challenge":
+            return [
+                Action("challenge", dude=d.uid, stat=st) for d in self.dudes_of(p) for st in STATS
+            ]
+        if phase == "accept":
+            menu = [Action("accept", dude=d.uid) for d in self._acceptable(p)]
+            if not (self.rules.quick_start and menu):
+                menu.append(REFUSE)
+            return menu
+        if phase == "shotgun":
+            return [Action("shotgun", card=c.uid) for c in self.hand[p] if c.defn.is_dude] + [
+                PASS_SHOTGUN
+            ]
+        if phase == "bet":
+            return self._bet_menu()
+        if phase == "reveal":
+            return [Action("reveal_gear", card=g.uid) for g in self._revealable(p)] + [PASS_REVEAL]
+        if phase == "fortune":
+            return self._fortune_menu()
+        if phase == "reinvest":
+            d = self.sdude[p]
+            menu = [Action("reinvest", dude=d.uid)] if self._may_reinvest(p) else []
+            return [*menu, Action("bury", dude=d.uid)]
+        raise AssertionError(f"no menu for phase {phase}")
+
+    def auto_step(self) -> bool:
+        """Settle a decision with only one possible answer; False when a real choice waits."""
+        phase, p = self.phase, self.actor
+        if phase == "accept" and not self._acceptable(p):
+            self.note("refuse", p)
+            self._next_accept()
+            return True
+        if phase == "reveal" and not self._revealable(p):
+            self.reveal_open[p] = False
+            self._next_reveal()
+            return True
+        if phase == "fortune":
+            menu = self._fortune_menu()
+            if len(menu) == 1:
+                self._fortune_done(passed=True)
+                return True
+            self._menu = menu  # the decision waits: keep the menu just built
+            return False
+        if phase == "reinvest" and not self._may_reinvest(p):
+            self._do_bury(Action("bury", dude=self.sdude[p].uid))
+            return True
+        if phase == "shotgun" and not any(c.defn.is_dude for c in self.hand[p]):
+            self._next_accept()
+            return True
+        return False

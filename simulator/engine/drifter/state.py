@@ -1,0 +1,956 @@
+"""A game of High Stakes Drifter in progress: zones, setup, the turn, records and views.
+
+The challenge and shootout steps live in `shootout.py` (a mixin of `DrifterState`). The state
+is an explicit machine: `phase` names the decision being waited for and `actor` the seat that
+makes it; `apply` checks an action, logs it, carries it out and then runs every automatic step
+until the next decision. Interpretations of the rules: docs/rules/high-stakes-drifter.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from simulator.engine.core.chance import RecordedChance
+from simulator.engine.core.errors import IllegalAction, RulesError
+from simulator.engine.core.record import GameRecord
+from simulator.engine.drifter import abilities as ab
+from simulator.engine.drifter.actions import END_ACTIONS, END_TURN, Action
+from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue, KickerChipDef
+from simulator.engine.drifter.shootout import ShootoutSteps
+from simulator.engine.drifter.variants import (
+    COLD_HANDS,
+    LAST_MAN_STANDING,
+    TOMBSTONE,
+    WHIRLWIND,
+    Rules,
+)
+from simulator.engine.drifter.view import View
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+BLUFF = 3  # the extra chips the action menu offers on a concealed card
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player: name, deck (card codes, repeated per copy), kicker chips (codes), bot name."""
+
+    name: str
+    deck: tuple[str, ...] = ()
+    chips: tuple[str, ...] = ()
+    bot: str = "heuristic"
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "deck": list(self.deck),
+            "chips": list(self.chips),
+            "bot": self.bot,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Seat:
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+            raise RulesError(f"bad seat {data!r}")
+        deck, chips = data.get("deck", []), data.get("chips", [])
+        if not isinstance(deck, list) or not isinstance(chips, list):
+            raise RulesError("a seat's deck and chips are lists of codes")
+        return cls(data["name"], tuple(deck), tuple(chips), data.get("bot", "heuristic"))
+
+
+class Card:
+    """A card in the game. `printed` is the card as printed; `defn` what it is now (a copy card
+    takes the copied card's definition, keeping its own cost)."""
+
+    __slots__ = (
+        "chips",
+        "defn",
+        "gear",
+        "host",
+        "in_street",
+        "kickers",
+        "marks",
+        "owner",
+        "printed",
+        "return_to_hand",
+        "revealed",
+        "uid",
+    )
+
+    def __init__(self, uid: int, defn: CardDef, owner: int) -> None:
+        self.uid = uid
+        self.printed = defn
+        self.defn = defn
+        self.owner = owner
+        self.revealed = False
+        self.chips = 0
+        self.gear: list[Card] = []
+        self.kickers: list[Kicker] = []
+        self.marks: list[ab.Mark] = []
+        self.host: Card | None = None
+        self.in_street = False
+        self.return_to_hand = False
+
+    def kicker_sides(self):
+        for k in self.kickers:
+            stat, amount = k.defn.sides[k.side]
+            yield STAT_INDEX[stat], amount
+
+    def reset(self) -> None:
+        """Back to a plain card (it left play)."""
+        self.defn = self.printed
+        self.revealed = False
+        self.chips = 0
+        self.gear = []
+        self.kickers = []
+        self.marks = []
+        self.host = None
+        self.in_street = False
+        self.return_to_hand = False
+
+    def __repr__(self) -> str:
+        return f"<{self.uid} {self.defn.name}>"
+
+
+class Kicker:
+    """A kicker chip in the game; `side` is the face up side (0 or 1) once flipped."""
+
+    __slots__ = ("defn", "owner", "side", "uid")
+
+    def __init__(self, uid: int, defn: KickerChipDef, owner: int) -> None:
+        self.uid = uid
+        self.defn = defn
+        self.owner = owner
+        self.side = 0
+
+    def amount(self) -> int:
+        return self.defn.sides[self.side][1]
+
+
+class DrifterState(ShootoutSteps):
+    """One game. Build it with `drifter.new_game`; drive it with `legal_actions` / `apply`."""
+
+    def __init__(
+        self,
+        catalogue: Catalogue,
+        seats: list[Seat],
+        rules: Rules,
+        seed: int,
+        chance: Any = None,
+        events: list | None = None,
+        narrate: bool = False,
+    ) -> None:
+        n = len(seats)
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise RulesError(f"High Stakes Drifter is for 2 to 8 players, not {n}")
+        if rules.quick_start and n != 2:
+            raise RulesError("the quick-start rules are for two players")
+        self.cat = catalogue
+        self.rules = rules
+        self.seats = list(seats)
+        self.seed = seed
+        self.n = n
+        self.events = events
+        self.chance = chance if chance is not None else RecordedChance(seed, events)
+        self.log: list | None = [] if narrate else None
+        self.cards: list[Card] = []
+        self.kickers: list[Kicker] = []
+        self.deck: list[list[Card]] = []
+        self.hand: list[list[Card]] = [[] for _ in range(n)]
+        self.dead: list[list[Card]] = [[] for _ in range(n)]
+        self.chips: list[list[Kicker]] = []
+        self.dead_chips: list[list[Kicker]] = [[] for _ in range(n)]
+        self.stake = [rules.starting_stake] * n
+        self.pot = 0
+        self.carried = 0
+        self.saloon: list[Card] = []
+        self.street: list[Card] = []
+        self.fortunes: list[Card] = []
+        self.player_marks: list[int] = []
+        self.has_marks = False
+        self.badge = 0
+        self.turns = 0
+        self.pturns = [0] * n
+        self.shootouts = 0
+        self.phase = "setup"
+        self.actor = 0
+        self.actions_left = 0
+        self.turn_limit = False
+        self.challenged = False
+        # (card, ability index, scope, scope number) of activated abilities already used
+        self.used_once: set[tuple[int, int, str, int]] = set()
+        self.redrawn = [False] * n
+        self.over = False
+        self.cap_hit = False
+        self.end_reason = ""
+        self.winners: list[int] = []
+        self.cold_turns_left = 0
+        self._menu: list[Action] | None = None
+        self.stat_cache: dict[int, list[int]] | None = None  # on between actions only
+        self.fx_cache: dict[int, list] | None = None
+        self.reset_shootout()
+        self._build(catalogue, seats)
+        self.has_statics = any(c.printed.abilities for c in self.cards)
+        # every effect kind any card of this game carries (a copy only copies these)
+        self.kinds_present = frozenset(
+            e.kind for c in self.cards for a in c.printed.abilities for e in a.effects
+        )
+        self._rot = [tuple((start + i) % n for i in range(n)) for start in range(n)]
+        self._setup()
+        self.stat_cache, self.fx_cache = {}, {}
+
+    # --- building -------------------------------------------------------------------------
+
+    def _build(self, cat: Catalogue, seats: list[Seat]) -> None:
+        shared = None
+        for p, seat in enumerate(seats):
+            if self.rules.quick_start and p > 0:
+                self.deck.append(shared)  # the quick-start game shares one deck
+                self.chips.append([])
+                continue
+            pile = []
+            for code in seat.deck:
+                try:
+                    defn = cat.card(code)
+                except Exception:
+                    raise RulesError(f"{seat.name}: unknown card {code!r}") from None
+                card = Card(len(self.cards), defn, p)
+                self.cards.append(card)
+                pile.append(card)
+            self.deck.append(pile)
+            shared = pile
+            stack = []
+            if not self.rules.quick_start:
+                for code in seat.chips:
+                    try:
+                        cdef = cat.chip(code)
+                    except Exception:
+                        raise RulesError(f"{seat.name}: unknown kicker chip {code!r}") from None
+                    k = Kicker(len(self.kickers), cdef, p)
+                    self.kickers.append(k)
+                    stack.append(k)
+            self.chips.append(stack)
+
+    def _setup(self) -> None:
+        n, rules = self.n, self.rules
+        if rules.quick_start:
+            self.deck[0][:] = self.chance.shuffle(self.deck[0], "deck")
+            first = self.chance.choice_index(n, "first")
+            for i in range(n):
+                self._starting_hand((first + i) % n)
+        else:
+            for p in range(n):
+                self.deck[p][:] = self.chance.shuffle(self.deck[p], f"deck{p}")
+            for p in range(n):
+                self._starting_hand(p)
+            first = self.chance.choice_index(n, "first")
+        self.badge = first
+        self.note("badge", first)
+        if rules.has(COLD_HANDS):
+            self._cold_round()
+        else:
+            self._start_turn(first)
+        self._advance()
+
+    def _starting_hand(self, p: int) -> None:
+        self.draw(p, self.rules.hand_size)
+        if not self.redrawn[p] and not any(c.defn.is_dude for c in self.hand[p]):
+            # Once per game: reveal a dudeless starting hand, discard it, draw again.
+            self.redrawn[p] = True
+            self.note("redraw", p, [c.printed.code for c in self.hand[p]])
+            self.dead[p].extend(self.hand[p])
+            self.hand[p] = []
+            self.draw(p, self.rules.hand_size)
+
+    # --- small helpers the steps share ----------------------------------------------------
+
+    def note(self, *event: Any) -> None:
+        """A narration event (kept only when narrating: the hot path pays one test)."""
+        if self.log is not None:
+            self.log.append(tuple(_plain(x) for x in event))
+
+    def draw(self, p: int, count: int) -> None:
+        """Draw `count` cards; an empty deck takes the deadwood (and its kicker chips) back."""
+        deck, hand = self.deck[p], self.hand[p]
+        for _ in range(count):
+            if not deck:
+                if not self.dead[p]:
+                    return
+                self._reshuffle(p)
+            card = deck.pop()
+            card.owner = p  # the quick-start deck is shared: a card is its drawer's
+            hand.append(card)
+
+    def _reshuffle(self, p: int) -> None:
+        self.chips[p].extend(self.dead_chips[p])
+        self.dead_chips[p] = []
+        self.deck[p][:] = self.chance.shuffle(self.dead[p], f"reshuffle{p}")
+        self.dead[p] = []
+        self.note("reshuffle", p)
+
+    def draw_to(self, p: int) -> None:
+        short = self.rules.hand_size - len(self.hand[p])
+        if short > 0:
+            self.draw(p, short)
+
+    def seats_from(self, start: int) -> tuple[int, ...]:
+        """Every seat clockwise starting at `start`."""
+        return self._rot[start % self.n]
+
+    def all_dudes(self) -> list[Card]:
+        return [*self.saloon, *self.street]
+
+    def dudes_of(self, p: int) -> list[Card]:
+        return [d for d in self.saloon if d.owner == p]
+
+    def stats(self, dude: Card) -> list[int]:
+        return ab.dude_stats(self, dude)
+
+    def first_legal_kicker(self, p: int, dude: Card) -> Kicker | None:
+        for k in self.chips[p]:
+            if self.kicker_fits(k, dude):
+                return k
+        return None
+
+    def kicker_fits(self, k: Kicker, dude: Card) -> bool:
+        if self.has_statics and ab.has_flag(self, dude, "cant_take_kicker"):
+            return False
+        if not dude.revealed:
+            return True
+        used = sum(c.defn.value for c in dude.kickers)
+        return used + k.defn.value <= ab.kicker_limit(self, dude)
+
+    def place_kicker(self, p: int, k: Kicker, dude: Card) -> None:
+        """Take `k` from p's stack, flip it (a chance event) and put it on `dude`."""
+        self.chips[p].remove(k)
+        k.side = self.chance.choice_index(2, f"flip{k.uid}")
+        dude.kickers.append(k)
+        self.note("kicker", p, dude, k)
+        if self.shooting:
+            self.lead_changed()
+
+    def bury_kickers(self, dude: Card) -> None:
+        for k in dude.kickers:
+            self.dead_chips[k.owner].append(k)
+        if dude.kickers:
+            self.note("bury_kickers", dude)
+        dude.kickers = []
+
+    def bury(self, card: Card) -> None:
+        """Move a card (and for a dude its kicker chips) to its owner's deadwood."""
+        if card.kickers:
+            self.bury_kickers(card)
+        card.reset()
+        self.dead[card.owner].append(card)
+
+    def bury_dude(self, dude: Card) -> None:
+        """Bury a dude with its gear and kicker chips. Chips still on the dude or its gear
+        (concealed gear, or anything buried outside a shootout) return to the owner's stake."""
+        for g in dude.gear:
+            self.stake[g.owner] += g.chips
+            g.chips = 0
+            self.bury(g)
+        self.stake[dude.owner] += dude.chips
+        dude.chips = 0
+        if dude in self.saloon:
+            self.saloon.remove(dude)
+        if dude in self.street:
+            self.street.remove(dude)
+        self.note("bury", dude)
+        self.bury(dude)
+
+    def reveal_dude(self, dude: Card) -> None:
+        """Turn a dude face up: kicker limit check, Tombstone check, on_reveal abilities."""
+        dude.revealed = True
+        self.note("reveal_dude", dude)
+        if dude.kickers:
+            value = sum(k.defn.value for k in dude.kickers)
+            if value > ab.kicker_limit(self, dude):
+                self.bury_kickers(dude)
+
+    def tombstone_clash(self, dude: Card) -> bool:
+        """Tombstone: another revealed dude of the same name is already in play."""
+        if not self.rules.has(TOMBSTONE):
+            return False
+        name = dude.defn.name
+        return any(d is not dude and d.revealed and d.defn.name == name for d in self.all_dudes())
+
+    def put_into_play(self, p: int, card_type: str | None, dude: Card | None) -> None:
+        """Put the first card of that type from p's hand into play, revealed, free."""
+        for card in self.hand[p]:
+            if card.defn.type != card_type:
+                continue
+            if card_type == "gear" and (dude is None or dude.owner != p):
+                return
+            self.hand[p].remove(card)
+            if card_type == "dude":
+                self._enter_saloon(p, card, True, 0)
+            else:
+                self._attach_gear(p, card, dude, True, 0)
+            return
+
+    def _enter_saloon(self, p: int, card: Card, revealed: bool, chips: int) -> None:
+        card.chips = chips
+        self.saloon.append(card)
+        self.note("play_dude", p, card, revealed, chips)
+        if revealed:
+            self.reveal_dude(card)
+            if self.tombstone_clash(card):
+                self.bury_dude(card)
+                return
+            ab.trigger(self, card, "on_play", card)
+            ab.trigger(self, card, "on_reveal", card)
+        else:
+            ab.trigger(self, card, "on_play", card)
+
+    def _attach_gear(
+        self, p: int, card: Card, dude: Card, revealed: bool, chips: int, target: int = -1
+    ) -> None:
+        card.chips = chips
+        card.host = dude
+        card.revealed = revealed
+        dude.gear.append(card)
+        self._resolve_copy(card, target)
+        self.note("play_gear", p, card, dude, revealed, chips)
+        ab.trigger(self, card, "on_play", dude, target)
+        if revealed:
+            ab.trigger(self, card, "on_reveal", dude, target)
+        if self.shooting:
+            self.lead_changed()
+
+    def _resolve_copy(self, card: Card, target: int) -> None:
+        """A copy card becomes the chosen card: its name, type and abilities, its own cost."""
+        if not card.printed.is_copy:
+            return
+        of = next(e.of for a in card.printed.abilities for e in a.effects if e.kind == "copy")
+        options = ab.copy_candidates(self, of or "any", exclude=card)
+        chosen = next((c for c in options if c.uid == target), options[0] if options else None)
+        if chosen is None:
+            return  # nothing to copy: an impossible effect, ignored
+        d = chosen.defn
+        card.defn = CardDef(
+            id=card.printed.id,
+            code=card.printed.code,
+            set_code=card.printed.set_code,
+            number=card.printed.number,
+            name=d.name,
+            type=d.type,
+            faction=d.faction,
+            rarity=card.printed.rarity,
+            cost=card.printed.cost,
+            smarts=d.smarts,
+            skill=d.skill,
+            luck=d.luck,
+            kicker_limit=d.kicker_limit,
+            text=d.text,
+            abilities=tuple(a for a in d.abilities if not any(e.kind == "copy" for e in a.effects)),
+        )
+        self.has_statics = True
+        self.note("copy", card.owner, card, chosen)
+
+    _DEFAULT_ONCE = {"as_gear": "turn", "as_fortune": "shootout"}
+
+    def _once_key(self, card: Card, index: int, ability) -> tuple[int, int, str, int] | None:
+        scope = ability.once or self._DEFAULT_ONCE.get(ability.timing)
+        if scope is None:
+            return None
+        number = self.turns if scope == "turn" else self.shootouts if scope == "shootout" else 0
+        return (card.uid, index, scope, number)
+
+    def once_free(self, card: Card, index: int, ability) -> bool:
+        """Whether an ability limited by `once` (or its timing's default) may be used now."""
+        key = self._once_key(card, index, ability)
+        return key is None or key not in self.used_once
+
+    def use_once(self, card: Card, index: int, ability) -> None:
+        key = self._once_key(card, index, ability)
+        if key is not None:
+            self.used_once.add(key)
+
+    # --- the turn -------------------------------------------------------------------------
+
+    def _start_turn(self, p: int) -> None:
+        if self.turns >= self.rules.max_turns:
+            self.cap_hit = True
+            self._end_game("turn cap")
+            return
+        self.turns += 1
+        self.pturns[p] += 1
+        self.badge = p
+        self.actor = p
+        self.phase = "turn"
+        self.challenged = False
+        whirl = self.rules.has(WHIRLWIND) and self.turns != 1
+        self.turn_limit = not whirl
+        self.actions_left = self.rules.actions_per_turn
+        self.note("turn", p, self.turns)
+
+    def _end_actions(self) -> None:
+        if self.rules.has(COLD_HANDS):
+            self._cold_next()
+            return
+        self.phase = "discard"
+        self.actor = self.badge
+
+    def _end_turn(self) -> None:
+        p = self.badge
+        self.draw_to(p)
+        if self._stakes_end_game():
+            return
+        nxt = (p + 1) % self.n
+        self.note("pass_badge", nxt)
+        self._start_turn(nxt)
+
+    def _stakes_end_game(self) -> bool:
+        """Last Man Standing: the game ends when one player at most has chips in stake."""
+        if self.rules.has(LAST_MAN_STANDING) and sum(1 for x in self.stake if x > 0) <= 1:
+            self._end_game("last man standing")
+            return True
+        return False
+
+    def _end_game(self, reason: str) -> None:
+        self.over = True
+        self.phase = "over"
+        self.end_reason = reason
+        best = max(self.stake)
+        self.winners = [p for p in range(self.n) if self.stake[p] == best]
+        self.note("game_over", reason, self.winners, list(self.stake))
+
+    # Cold Hands: everybody antes, takes a turn of actions, then the badge holder challenges.
+    def _cold_round(self) -> None:
+        if self.turns >= self.rules.max_turns:
+            self.cap_hit = True
+            self._end_game("turn cap")
+            return
+        if not self._collect_antes(self.rules.ante):
+            return
+        self.cold_turns_left = self.n
+        self._start_turn(self.badge)
+
+    def _cold_next(self) -> None:
+        self.cold_turns_left -= 1
+        if self.cold_turns_left > 0:
+            nxt = (self.actor + 1) % self.n
+            if self.turns >= self.rules.max_turns:
+                self.cap_hit = True
+                self._end_game("turn cap")
+                return
+            self.turns += 1
+            self.pturns[nxt] += 1
+            self.actor = nxt
+            self.phase = "turn"
+            self.actions_left = self.rules.actions_per_turn
+            self.turn_limit = not self.rules.has(WHIRLWIND)
+            self.note("turn", nxt, self.turns)
+            return
+        self.actor = self.badge
+        if any(d.owner == self.badge for d in self.saloon):
+            self.phase = "cold_challenge"
+        else:
+            self.note("no_challenge", self.badge)
+            self.carried += self.pot
+            self.pot = 0
+            self._cold_after()
+
+    def _cold_after(self) -> None:
+        """After a Cold Hands shootout: discard hands, draw five new, pass the badge."""
+        for p in range(self.n):
+            self.dead[p].extend(self.hand[p])
+            self.hand[p] = []
+        for p in self.seats_from(self.badge):
+            self.draw(p, self.rules.hand_size)
+        if self._stakes_end_game():
+            return
+        self.badge = (self.badge + 1) % self.n
+        self.note("pass_badge", self.badge)
+        self._cold_round()
+
+    def _collect_antes(self, ante: int) -> bool:
+        """Everyone antes; False (and the game is over) when somebody cannot cover it."""
+        lms = self.rules.has(LAST_MAN_STANDING)
+        if not lms and any(x < ante for x in self.stake):
+            self._end_game("a player cannot cover the ante")
+            return False
+        for p in range(self.n):
+            x = min(ante, self.stake[p])
+            self.stake[p] -= x
+            self.pot += x
+        self.pot += self.carried
+        self.carried = 0
+        self.note("ante", ante)
+        return True
+
+    # --- decisions ------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def to_act(self) -> int:
+        return self.actor
+
+    def legal_actions(self) -> list[Action]:
+        """The menu of legal actions for the player to act (never empty while the game is on)."""
+        if self._menu is None:
+            self._menu = [] if self.over else self._build_menu()
+        return self._menu
+
+    def _build_menu(self) -> list[Action]:
+        phase = self.phase
+        if phase == "turn":
+            return self._turn_menu()
+        if phase == "discard":
+            menu = [Action("discard", card=c.uid) for c in self.hand[self.actor]]
+            if len(self.hand[self.actor]) <= self.rules.hand_size:
+                menu.append(END_TURN)
+            return menu
+        return self.shootout_menu()
+
+    def _price(self, card: Card, revealed: bool) -> int:
+        cost = card.printed.cost
+        return max(cost - 1, 0) if revealed else cost
+
+    def _turn_menu(self) -> list[Action]:
+        p = self.actor
+        qs = self.rules.quick_start
+        menu: list[Action] = []
+        stake = self.stake[p]
+        if self.actions_left > 0 or not self.turn_limit:
+            mine = self.dudes_of(p)
+            for card in self.hand[p]:
+                t = card.printed.type
+                if t == "fortune":
+                    continue
+                cost = card.printed.cost
+                if t == "dude":
+                    if not qs and stake >= max(cost - 1, 0):
+                        menu.append(
+                            Action(
+                                "play_dude", card=card.uid, revealed=True, chips=max(cost - 1, 0)
+                            )
+                        )
+                    if stake >= cost:
+                        menu.append(Action("play_dude", card=card.uid, chips=cost))
+                        if not qs and stake >= cost + BLUFF:
+                            menu.append(Action("play_dude", card=card.uid, chips=cost + BLUFF))
+                    continue
+                targets = [-1]
+                if card.printed.is_copy:
+                    of = next(
+                        e.of for a in card.printed.abilities for e in a.effects if e.kind == "copy"
+                    )
+                    targets = [c.uid for c in ab.copy_candidates(self, of or "any")][:4] or [-1]
+                for d in mine:
+                    for tg in targets:
+                        if not qs and stake >= max(cost - 1, 0):
+                            menu.append(
+                                Action(
+                                    "play_gear",
+                                    card=card.uid,
+                                    dude=d.uid,
+                                    revealed=True,
+                                    chips=max(cost - 1, 0),
+                                    target=tg,
+                                )
+                            )
+                        if stake >= cost:
+                            menu.append(
+                                Action(
+                                    "play_gear", card=card.uid, dude=d.uid, chips=cost, target=tg
+                                )
+                            )
+            for d in mine:
+                if not d.revealed:
+                    continue
+                for i, a in enumerate(d.defn.abilities):
+                    if a.timing == "as_gear" and ab.works(d, a) and self.once_free(d, i, a):
+                        menu.append(Action("as_gear", card=d.uid, ability=i))
+            if self.chips[p]:
+                seen = set()
+                for k in self.chips[p]:
+                    if k.defn.code in seen:
+                        continue
+                    seen.add(k.defn.code)
+                    for d in self.saloon:
+                        if self.kicker_fits(k, d):
+                            menu.append(Action("play_kicker", card=k.uid, dude=d.uid))
+            if self._may_challenge(p):
+                for d in mine:
+                    if qs:
+                        menu.append(Action("challenge", dude=d.uid))
+                    else:
+                        for st in STATS:
+                            menu.append(Action("challenge", dude=d.uid, stat=st))
+        menu.append(END_ACTIONS)
+        return menu
+
+    def _may_challenge(self, p: int) -> bool:
+        if self.challenged or self.rules.has(COLD_HANDS):
+            return False
+        if self.rules.quick_start:
+            return all(any(len(d.gear) >= 2 for d in self.dudes_of(q)) for q in range(self.n))
+        return self.pturns[p] >= 2
+
+    def apply(self, action: Action) -> None:
+        """Carry out an action of the player to act; IllegalAction (state unchanged) if illegal."""
+        if self.over:
+            raise IllegalAction("the game is over")
+        if not isinstance(action, Action):
+            raise IllegalAction(f"not an action: {action!r}")
+        self._check(action)
+        if self.events is not None:
+            self.events.append(["act", self.actor, action.to_json()])
+        self._menu = None
+        self.stat_cache = self.fx_cache = None
+        getattr(self, "_do_" + action.kind)(action)
+        self._menu = None
+        self._advance()  # may leave the menu of the decision it stops at
+        self.stat_cache, self.fx_cache = {}, {}
+
+    def apply_for(self, player: int, action: Action) -> None:
+        """`apply`, checking first that `player` is the one to act (for callers that know who)."""
+        if self.over:
+            raise IllegalAction("the game is over")
+        if player != self.actor:
+            if 0 <= player < self.n and self.shooting and self.folded[player]:
+                raise IllegalAction(f"{self.seats[player].name} has folded and cannot act")
+            raise IllegalAction(
+                f"it is {self.seats[self.actor].name}'s decision, not seat {player}'s"
+            )
+        self.apply(action)
+
+    def _check(self, a: Action) -> None:
+        menu = self.legal_actions()
+        if a in menu:
+            return
+        kind = a.kind
+        same = [m for m in menu if m.kind == kind]
+        if not same:
+            kinds = sorted({m.kind for m in menu})
+            raise IllegalAction(
+                f"{kind} is not legal now ({self.phase} step,"
+                f" {self.seats[self.actor].name} to act); legal: {', '.join(kinds)}"
+            )
+        p = self.actor
+        if kind in ("bet", "raise"):
+            lo, hi = self.amount_range(kind)
+            if not lo <= a.amount <= hi:
+                raise IllegalAction(f"{kind} of ${a.amount} is outside ${lo}..${hi}")
+            return
+        if kind in ("play_dude", "play_gear") and not a.revealed:
+            card = self._card(a.card)
+            base = Action(kind, card=a.card, dude=a.dude, chips=card.printed.cost, target=a.target)
+            if base in menu and card.printed.cost <= a.chips <= self.stake[p]:
+                if not self.rules.quick_start or a.chips == card.printed.cost:
+                    return
+                raise IllegalAction("quick-start cards are played with exactly their cost on them")
+            raise IllegalAction(
+                f"illegal amount: a concealed card takes from ${card.printed.cost} up to your stake"
+                f" (${self.stake[p]}), not ${a.chips}"
+            )
+        raise IllegalAction(f"{a} is not legal now")
+
+    def _card(self, uid: int) -> Card:
+        if not 0 <= uid < len(self.cards):
+            raise IllegalAction(f"no card {uid}")
+        return self.cards[uid]
+
+    # turn actions
+
+    def _use_action(self) -> None:
+        self.actions_left -= 1
+
+    def _do_play_dude(self, a: Action) -> None:
+        p = self.actor
+        card = self.cards[a.card]
+        self.hand[p].remove(card)
+        self.stake[p] -= a.chips
+        self._use_action()
+        self._enter_saloon(p, card, a.revealed, a.chips)
+
+    def _do_play_gear(self, a: Action) -> None:
+        p = self.actor
+        card, dude = self.cards[a.card], self.cards[a.dude]
+        self.hand[p].remove(card)
+        self.stake[p] -= a.chips
+        self._use_action()
+        self._attach_gear(p, card, dude, a.revealed, a.chips, a.target)
+
+    def _do_as_gear(self, a: Action) -> None:
+        dude = self.cards[a.card]
+        self.use_once(dude, a.ability, dude.defn.abilities[a.ability])
+        self._use_action()
+        self.note("as_gear", self.actor, dude)
+        ab.resolve(self, dude, dude.defn.abilities[a.ability], dude, a.target, a.stat)
+
+    def _do_play_kicker(self, a: Action) -> None:
+        p = self.actor
+        self._use_action()
+        self.place_kicker(p, self.kickers[a.card], self.cards[a.dude])
+
+    def _do_end_actions(self, a: Action) -> None:
+        self._end_actions()
+
+    def _do_discard(self, a: Action) -> None:
+        p = self.actor
+        card = self.cards[a.card]
+        self.hand[p].remove(card)
+        self.dead[p].append(card)
+        self.note("discard", p, card)
+
+    def _do_end_turn(self, a: Action) -> None:
+        self._end_turn()
+
+    def _advance(self) -> None:
+        """Run automatic steps until a real decision (or the end of the game)."""
+        while not self.over:
+            if self.phase == "turn" and self.turn_limit and self.actions_left <= 0:
+                # three actions taken: the turn moves on to its end without asking
+                self._end_actions()
+                continue
+            if not self.auto_step():
+                return
+            self._menu = None
+
+    # --- records, views, results ----------------------------------------------------------
+
+    def record(self) -> dict:
+        """The JSON-able game record (RecordError-proof: replay verifies it)."""
+        if self.events is None:
+            raise RulesError("this game was started with record=False and keeps no record")
+        return GameRecord(
+            game="drifter",
+            rules=self.rules.to_json(),
+            seats=[s.to_json() for s in self.seats],
+            seed=self.seed,
+            events=self.events,
+            final=self.final() if self.over else None,
+        ).to_json()
+
+    def final(self) -> dict:
+        """The end state in brief: stakes, winners, turns, shootouts, whether the cap ended it."""
+        return {
+            "over": self.over,
+            "stakes": list(self.stake),
+            "winners": list(self.winners),
+            "turns": self.turns,
+            "shootouts": self.shootouts,
+            "cap_hit": self.cap_hit,
+            "reason": self.end_reason,
+        }
+
+    def view(self, player: int) -> View:
+        """What `player` may see now (see view.py)."""
+        return View(self, player)
+
+    def total_chips(self) -> int:
+        """Stakes + pot + carried pot + chips on every card in play: constant all game."""
+        total = sum(self.stake) + self.pot + self.carried
+        for d in self.all_dudes():
+            total += d.chips + sum(g.chips for g in d.gear)
+        total += sum(f.chips for f in self.fortunes)
+        return total
+
+    def zone_of_every_card(self) -> dict[int, str]:
+        """uid -> zone for every card and kicker chip (for the one-zone invariant)."""
+        where: dict[int, list[str]] = {}
+
+        def put(uid: int, zone: str) -> None:
+            where.setdefault(uid, []).append(zone)
+
+        for p in range(self.n):
+            if not (self.rules.quick_start and p > 0):
+                for c in self.deck[p]:
+                    put(c.uid, "deck")
+            for c in self.hand[p]:
+                put(c.uid, "hand")
+            for c in self.dead[p]:
+                put(c.uid, "deadwood")
+            for k in self.chips[p]:
+                put(-1 - k.uid, "chip_stack")
+            for k in self.dead_chips[p]:
+                put(-1 - k.uid, "deadwood")
+        for d in self.saloon:
+            put(d.uid, "saloon")
+        for d in self.street:
+            put(d.uid, "street")
+        for d in self.all_dudes():
+            for g in d.gear:
+                put(g.uid, "gear")
+            for k in d.kickers:
+                put(-1 - k.uid, "kicker")
+        for f in self.fortunes:
+            put(f.uid, "street")
+        bad = {u: z for u, z in where.items() if len(z) != 1}
+        if bad or len(where) != len(self.cards) + len(self.kickers):
+            raise AssertionError(f"cards out of place: {bad} / {len(where)}")
+        return {u: z[0] for u, z in where.items()}
+
+    def clone(self) -> DrifterState:
+        """An independent copy (no record, no narration) for search bots."""
+        new = object.__new__(DrifterState)
+        new.__dict__.update(self.__dict__)
+        cmap: dict[int, Card] = {}
+        new_card = Card.__new__
+        for c in self.cards:
+            x = new_card(Card)
+            x.uid, x.printed, x.defn, x.owner = c.uid, c.printed, c.defn, c.owner
+            x.revealed, x.chips, x.gear, x.kickers = c.revealed, c.chips, c.gear, c.kickers
+            x.marks, x.host, x.in_street = c.marks, c.host, c.in_street
+            x.return_to_hand = c.return_to_hand
+            cmap[c.uid] = x
+        kmap: dict[int, Kicker] = {}
+        for k in self.kickers:
+            y = Kicker(k.uid, k.defn, k.owner)
+            y.side = k.side
+            kmap[k.uid] = y
+        for x in cmap.values():
+            if x.gear:
+                x.gear = [cmap[g.uid] for g in x.gear]
+            else:
+                x.gear = []
+            x.kickers = [kmap[k.uid] for k in x.kickers] if x.kickers else []
+            x.marks = list(x.marks) if x.marks else []
+            if x.host is not None:
+                x.host = cmap[x.host.uid]
+        new.cards = [cmap[c.uid] for c in self.cards]
+        new.kickers = [kmap[k.uid] for k in self.kickers]
+
+        def cl(lists):
+            return [[cmap[c.uid] for c in lst] for lst in lists]
+
+        new.deck = cl(self.deck)
+        if self.rules.quick_start:
+            new.deck[1] = new.deck[0]
+        new.hand = cl(self.hand)
+        new.dead = cl(self.dead)
+        new.chips = [[kmap[k.uid] for k in lst] for lst in self.chips]
+        new.dead_chips = [[kmap[k.uid] for k in lst] for lst in self.dead_chips]
+        new.stake = list(self.stake)
+        new.saloon = [cmap[c.uid] for c in self.saloon]
+        new.street = [cmap[c.uid] for c in self.street]
+        new.fortunes = [cmap[c.uid] for c in self.fortunes]
+        new.player_marks = list(self.player_marks)
+        new.pturns = list(self.pturns)
+        new.used_once = set(self.used_once)
+        new.redrawn = list(self.redrawn)
+        new.winners = list(self.winners)
+        new.events = None
+        new.log = None
+        new._menu = self._menu  # the same position has the same menu (immutable actions)
+        new.stat_cache, new.fx_cache = {}, {}
+        new.clone_shootout_from(self, cmap)
+        return new
+
+
+def _plain(x: Any) -> Any:
+    """Narration events keep names and numbers, not live objects."""
+    if isinstance(x, Card):
+        return ("card", x.uid, x.defn.name, x.revealed)
+    if isinstance(x, Kicker):
+        stat, amount = x.defn.sides[x.side]
+        return ("chip", x.defn.code, x.defn.color, stat, amount)
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    return x

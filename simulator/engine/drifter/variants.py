@@ -1,0 +1,109 @@
+"""The rules a game is played under: variants, stakes, ante, quick-start. Checked up front."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from simulator.engine.core.errors import RulesError
+
+COLD_HANDS = "cold_hands"
+HIGH_LOW = "high_low"
+LAST_MAN_STANDING = "last_man_standing"
+LOWBALL = "lowball"
+RIDING_SHOTGUN = "riding_shotgun"
+TOMBSTONE = "tombstone"
+WHIRLWIND = "whirlwind"
+# Deck formats: they change deck building only (formats.py); the engine accepts the names.
+DEUCES_WILD = "deuces_wild"
+TRES_AMIGOS = "tres_amigos"
+ON_YOUR_LONESOME = "on_your_lonesome"
+DRAW = "draw"
+STUD = "stud"
+
+PLAY_VARIANTS = (
+    COLD_HANDS,
+    HIGH_LOW,
+    LAST_MAN_STANDING,
+    LOWBALL,
+    RIDING_SHOTGUN,
+    TOMBSTONE,
+    WHIRLWIND,
+)
+DECK_VARIANTS = (DEUCES_WILD, TRES_AMIGOS, ON_YOUR_LONESOME, DRAW, STUD)
+VARIANTS = PLAY_VARIANTS + DECK_VARIANTS
+COPY_LIMIT_VARIANTS = (DEUCES_WILD, TRES_AMIGOS, ON_YOUR_LONESOME)
+
+
+def variant_name(name: str) -> str:
+    """Normalise 'High-Low', 'high low' or 'high_low' to its canonical name (or RulesError)."""
+    key = name.strip().lower().replace("-", "_").replace(" ", "_")
+    if key not in VARIANTS:
+        raise RulesError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
+    return key
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How a game is played. `max_turns` is the hard cap that makes every game end."""
+
+    variants: frozenset[str] = field(default_factory=frozenset)
+    starting_stake: int = 100
+    ante: int = 5
+    quick_start: bool = False
+    hand_size: int = 5
+    actions_per_turn: int = 3
+    max_raises: int = 3
+    max_turns: int = 400
+
+    def __post_init__(self) -> None:
+        names = frozenset(variant_name(v) for v in self.variants)
+        object.__setattr__(self, "variants", names)
+        for key in ("starting_stake", "ante", "hand_size", "actions_per_turn", "max_turns"):
+            value = getattr(self, key)
+            if type(value) is not int or value < 1:
+                raise RulesError(f"{key} must be a positive whole number, not {value!r}")
+        if type(self.max_raises) is not int or self.max_raises < 0:
+            raise RulesError("max_raises must be a whole number")
+        if self.ante > self.starting_stake:
+            raise RulesError("the ante cannot exceed the starting stake")
+        if self.quick_start and names:
+            raise RulesError("quick-start rules are played without variants")
+        if HIGH_LOW in names and LOWBALL in names:
+            raise RulesError("High-Low and Lowball decide the winner differently: pick one")
+        limits = [v for v in COPY_LIMIT_VARIANTS if v in names]
+        if len(limits) > 1:
+            raise RulesError(f"two copy-limit variants conflict: {', '.join(limits)}")
+        if DRAW in names and STUD in names:
+            raise RulesError("Draw and Stud build decks differently: pick one")
+
+    def has(self, variant: str) -> bool:
+        return variant in self.variants
+
+    def to_json(self) -> dict:
+        """The rules as a JSON object (variants sorted, so the record is canonical)."""
+        return {
+            "variants": sorted(self.variants),
+            "starting_stake": self.starting_stake,
+            "ante": self.ante,
+            "quick_start": self.quick_start,
+            "hand_size": self.hand_size,
+            "actions_per_turn": self.actions_per_turn,
+            "max_raises": self.max_raises,
+            "max_turns": self.max_turns,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Rules:
+        """Rules from their JSON object; RulesError if malformed."""
+        if not isinstance(data, dict):
+            raise RulesError("rules must be an object")
+        known = set(cls().to_json())
+        extra = set(data) - known
+        if extra:
+            raise RulesError(f"unknown rules keys {sorted(extra)}")
+        values = dict(data)
+        variants = values.pop("variants", [])
+        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+            raise RulesError("variants must be a list of names")
+        return cls(variants=frozenset(variants), **values)

@@ -1,0 +1,126 @@
+"""Properties over random games and random variant mixes (hypothesis, moderate counts)."""
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from simulator.engine.core.errors import RulesError
+from simulator.engine.drifter import Rules, Seat, new_game, replay
+from simulator.engine.drifter.bots import HeuristicBot, RandomBot
+from simulator.engine.drifter.cards import DEFAULT_FIXTURES, load_catalogue
+from simulator.engine.drifter.variants import PLAY_VARIANTS
+
+from .factory import BASIC, basic, code
+
+DECK = tuple(code(c["number"]) for c in BASIC) * 4
+CHIPS = ("TST-K01", "TST-K02", "TST-K03")
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def games(draw):
+    n = draw(st.integers(2, 5))
+    variants = draw(st.sets(st.sampled_from(PLAY_VARIANTS), max_size=3))
+    quick = draw(st.booleans()) and n == 2 and draw(st.booleans())
+    try:
+        rules = Rules(
+            variants=frozenset() if quick else frozenset(variants),
+            quick_start=quick,
+            max_turns=draw(st.integers(20, 120)),
+            starting_stake=draw(st.sampled_from([30, 100])),
+        )
+    except RulesError:
+        rules = Rules(max_turns=60)
+    seed = draw(st.integers(0, 10_000))
+    kinds = draw(st.lists(st.sampled_from(["random", "heuristic"]), min_size=n, max_size=n))
+    return n, rules, seed, kinds
+
+
+@SETTINGS
+@given(games())
+def test_random_games_keep_every_invariant_and_end(spec):
+    n, rules, seed, kinds = spec
+    cat = basic()
+    rng = random.Random(seed)
+    decks = [tuple(rng.sample(DECK, len(DECK))) for _ in range(n)]
+    g = new_game(
+        [Seat(f"P{i}", decks[i], CHIPS) for i in range(n)], rules=rules, seed=seed, catalogue=cat
+    )
+    bots = [
+        RandomBot(seed + i) if k == "random" else HeuristicBot(seed + i)
+        for i, k in enumerate(kinds)
+    ]
+    total = g.total_chips()
+    steps = 0
+    while not g.is_over:
+        legal = g.legal_actions()
+        assert legal, f"no legal action in {g.phase}"
+        p = g.to_act
+        g.apply(bots[p].choose(g.view(p), legal))
+        assert g.total_chips() == total  # stakes + pot + chips on cards + carried pot
+        assert min(g.stake) >= 0
+        g.zone_of_every_card()  # every card and kicker chip in exactly one zone
+        steps += 1
+        assert steps < 20_000
+    final = g.final()
+    assert final["turns"] <= rules.max_turns
+    assert final["winners"]
+    assert replay(g.record(), catalogue=cat).final() == final
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000))
+def test_views_never_show_another_players_hidden_cards(seed):
+    cat = basic()
+    g = new_game([Seat("A", DECK, CHIPS), Seat("B", DECK, CHIPS)], seed=seed, catalogue=cat)
+    bots = [RandomBot(seed), RandomBot(seed + 1)]
+    for _ in range(60):
+        if g.is_over:
+            break
+        view = g.view(0).to_dict()
+        hidden = {c.uid for c in g.hand[1]} | {c.uid for c in g.deck[1]}
+        for d in g.all_dudes():
+            for c in [d, *d.gear]:
+                if c.owner == 1 and not c.revealed:
+                    hidden.add(c.uid)
+        assert not hidden & {c["id"] for c in view["hand"]}
+        named = {c["id"] for c in view["dudes"] if "name" in c}
+        named |= {x["id"] for c in view["dudes"] for x in c["gear"] if "name" in x}
+        assert not hidden & named
+        assert view["hand_counts"][1] == len(g.hand[1])
+        assert "kicker_chips" in view and all(
+            k["id"] in {x.uid for x in g.chips[0]} for k in view["kicker_chips"]
+        )
+        g.apply(bots[g.to_act].choose(g.view(g.to_act), g.legal_actions()))
+
+
+@pytest.mark.skipif(
+    not (DEFAULT_FIXTURES / "HSD.json").exists(), reason="fixtures/sets/HSD.json not there yet"
+)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games())
+def test_games_with_random_decks_of_the_real_cards_keep_every_invariant(spec):
+    n, rules, seed, kinds = spec
+    cat = load_catalogue()
+    rng = random.Random(seed)
+    codes = [c.code for c in cat.cards]
+    chips = [k.code for k in cat.chips]
+    seats = [
+        Seat(f"P{i}", tuple(rng.choice(codes) for _ in range(40)), tuple(rng.sample(chips, 4)))
+        for i in range(n)
+    ]
+    g = new_game(seats, rules=rules, seed=seed)
+    bots = [
+        RandomBot(seed + i) if k == "random" else HeuristicBot(seed + i)
+        for i, k in enumerate(kinds)
+    ]
+    total = g.total_chips()
+    while not g.is_over:
+        legal = g.legal_actions()
+        assert legal
+        g.apply(bots[g.to_act].choose(g.view(g.to_act), legal))
+        assert g.total_chips() == total and min(g.stake) >= 0
+        g.zone_of_every_card()
+    assert replay(g.record()).final() == g.final()
