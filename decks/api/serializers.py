@@ -1,0 +1,366 @@
+"""Deck API serializers: thin shapes; rules live in formats.py and the services."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from decks import selectors
+from decks.models import Deck, DeckVersion, DraftPod, Pool
+from simulator.engine.drifter import formats
+
+
+class EntrySerializer(serializers.Serializer):
+    """One line of a deck: a card or kicker chip code and how many."""
+
+    code = serializers.CharField(max_length=32)
+    qty = serializers.IntegerField(min_value=1, max_value=formats.MAX_QTY)
+
+
+@extend_schema_field(EntrySerializer(many=True))
+class EntryListField(serializers.Field):
+    """A list of {code, qty} (at most 1,000), read as {code: qty} with repeats summed.
+
+    Checked by hand rather than by a nested serializer per entry: this is the hot path of the
+    stateless validator, and the errors keep DRF's shape (attr `cards.3.qty`).
+    """
+
+    default_error_messages = {
+        "not_a_list": "Expected a list of {{code, qty}} entries.",
+        "max_length": f"At most {formats.MAX_ENTRIES} entries, not {{n}}.",
+    }
+
+    def to_internal_value(self, data) -> dict[str, int]:
+        if not isinstance(data, list):
+            self.fail("not_a_list")
+        if len(data) > formats.MAX_ENTRIES:
+            self.fail("max_length", n=len(data))
+        out: Counter[str] = Counter()
+        errors: dict[int, dict[str, list[str]]] = {}
+        for index, row in enumerate(data):
+            problems = self._entry_errors(row)
+            if problems:
+                errors[index] = problems
+            else:
+                out[row["code"].strip().upper()] += int(row["qty"])
+        if errors:
+            raise serializers.ValidationError(errors)
+        return dict(out)
+
+    @staticmethod
+    def _entry_errors(row: Any) -> dict[str, list[str]]:
+        if not isinstance(row, dict):
+            return {"non_field_errors": ["Expected an object {code, qty}."]}
+        problems: dict[str, list[str]] = {}
+        code = row.get("code")
+        if not isinstance(code, str) or not code.strip() or len(code) > 32:
+            problems["code"] = ["A card or kicker chip code (text, at most 32 characters)."]
+        qty = row.get("qty")
+        if isinstance(qty, str) and qty.strip().isdigit():
+            qty = int(qty)
+            row["qty"] = qty
+        if type(qty) is not int:
+            problems["qty"] = ["A whole number is required."]
+        elif not 1 <= qty <= formats.MAX_QTY:
+            problems["qty"] = [f"Must be from 1 to {formats.MAX_QTY}."]
+        return problems
+
+    def to_representation(self, value):
+        return [{"code": c, "qty": q} for c, q in value.items()]
+
+
+class DeckProblemSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    attr = serializers.CharField(allow_null=True)
+    line = serializers.IntegerField(required=False)
+    card = serializers.CharField(required=False)
+    kicker_chip = serializers.CharField(required=False)
+    qty = serializers.IntegerField(required=False)
+    limit = serializers.IntegerField(required=False)
+
+
+class DeckErrorsSerializer(serializers.Serializer):
+    errors = DeckProblemSerializer(many=True)
+
+
+class LegalitySerializer(serializers.Serializer):
+    legal = serializers.BooleanField()
+    format = serializers.CharField()
+    errors = DeckProblemSerializer(many=True)
+
+
+class PoolContentsSerializer(serializers.Serializer):
+    cards = EntryListField(required=False, default=dict)
+    kicker_chips = EntryListField(required=False, default=dict)
+
+
+class ValidateSerializer(serializers.Serializer):
+    """The stateless check: a format, cards and chips, and a pool for Stud/Draw."""
+
+    format = serializers.CharField(max_length=100, default=formats.STANDARD)
+    cards = EntryListField(required=False, default=dict)
+    kicker_chips = EntryListField(required=False, default=dict)
+    pool = PoolContentsSerializer(required=False, allow_null=True, default=None)
+    pool_id = serializers.IntegerField(required=False, allow_null=True, default=None)
+
+
+class DeckListSerializer(serializers.ModelSerializer):
+    format_label = serializers.SerializerMethodField()
+    share_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Deck
+        fields = [
+            "id", "name", "description", "format", "format_label", "pool", "is_public",
+            "share_url", "version", "created", "updated",
+        ]  # fmt: skip
+
+    def get_format_label(self, deck: Deck) -> str:
+        return formats.format_label(deck.format)
+
+    def get_share_url(self, deck: Deck) -> str | None:
+        """The unguessable public link (only while the deck is public)."""
+        if not deck.is_public:
+            return None
+        from django.urls import reverse
+
+        path = reverse("api:deck-shared", args=[deck.slug])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request else path
+
+
+class DeckSerializer(DeckListSerializer):
+    cards = serializers.SerializerMethodField()
+    kicker_chips = serializers.SerializerMethodField()
+    legal = serializers.SerializerMethodField()
+
+    class Meta(DeckListSerializer.Meta):
+        fields = [*DeckListSerializer.Meta.fields, "cards", "kicker_chips", "legal"]
+
+    def _contents(self, deck: Deck) -> tuple[dict[str, int], dict[str, int]]:
+        cache = self.context.setdefault("_contents", {})
+        if deck.pk not in cache:
+            cache[deck.pk] = selectors.deck_contents(deck)
+        return cache[deck.pk]
+
+    @extend_schema_field(EntrySerializer(many=True))
+    def get_cards(self, deck: Deck) -> list[dict[str, Any]]:
+        return [{"code": c, "qty": q} for c, q in self._contents(deck)[0].items()]
+
+    @extend_schema_field(EntrySerializer(many=True))
+    def get_kicker_chips(self, deck: Deck) -> list[dict[str, Any]]:
+        return [{"code": c, "qty": q} for c, q in self._contents(deck)[1].items()]
+
+    def get_legal(self, deck: Deck) -> bool:
+        return not selectors.deck_problems(deck)
+
+
+class DeckWriteSerializer(serializers.Serializer):
+    """Create or change a deck; on update every field is optional."""
+
+    name = serializers.CharField(max_length=100)
+    description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
+    format = serializers.CharField(max_length=100, required=False)
+    pool = serializers.IntegerField(required=False, allow_null=True)
+    is_public = serializers.BooleanField(required=False)
+    cards = EntryListField(required=False)
+    kicker_chips = EntryListField(required=False)
+
+
+class DeckImportSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    format = serializers.CharField(max_length=100, default=formats.STANDARD)
+    description = serializers.CharField(
+        max_length=5000, required=False, default="", allow_blank=True
+    )
+    pool = serializers.IntegerField(required=False, allow_null=True)
+    text = serializers.CharField(max_length=200_000, allow_blank=False, trim_whitespace=False)
+
+
+class DeckVersionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = DeckVersion
+        fields = ["number", "created", "snapshot"]
+
+
+class DiffEntrySerializer(serializers.Serializer):
+    added = serializers.ListField(child=serializers.DictField())
+    removed = serializers.ListField(child=serializers.DictField())
+    changed = serializers.ListField(child=serializers.DictField())
+
+
+class DeckDiffSerializer(serializers.Serializer):
+    to = serializers.IntegerField()
+    fields = serializers.DictField()
+    cards = DiffEntrySerializer()
+    kicker_chips = DiffEntrySerializer()
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["from"] = serializers.IntegerField()  # "from" is a keyword in Python
+        return fields
+
+
+class StatsSerializer(serializers.Serializer):
+    cards = serializers.IntegerField()
+    by_type = serializers.DictField(child=serializers.IntegerField())
+    by_faction = serializers.DictField(child=serializers.IntegerField())
+    by_rarity = serializers.DictField(child=serializers.IntegerField())
+    cost_curve = serializers.DictField(child=serializers.IntegerField())
+    dude_stats = serializers.DictField()
+    kicker_chips = serializers.DictField()
+    chips_to_field = serializers.DictField(child=serializers.IntegerField())
+    opening_hand = serializers.DictField(child=serializers.FloatField())
+
+
+class PoolSerializer(serializers.ModelSerializer):
+    # Declared by hand: a ModelSerializer enum would collide with other apps' "kind" enums.
+    kind = serializers.CharField(read_only=True, help_text="stud (sealed) or draw (draft)")
+    cards = serializers.SerializerMethodField()
+    kicker_chips = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Pool
+        fields = [
+            "id",
+            "kind",
+            "name",
+            "seed",
+            "set_codes",
+            "boosters",
+            "cards",
+            "kicker_chips",
+            "created",
+        ]
+
+    @extend_schema_field(EntrySerializer(many=True))
+    def get_cards(self, pool: Pool) -> list[dict[str, Any]]:
+        return [{"code": c, "qty": q} for c, q in sorted(pool.cards.items())]
+
+    @extend_schema_field(EntrySerializer(many=True))
+    def get_kicker_chips(self, pool: Pool) -> list[dict[str, Any]]:
+        return [{"code": c, "qty": q} for c, q in sorted(pool.kicker_chips.items())]
+
+
+class PoolOpenSerializer(serializers.Serializer):
+    """Open six boosters: one `set` for all six, or `sets` naming each booster's set."""
+
+    set = serializers.CharField(max_length=8, required=False)
+    sets = serializers.ListField(
+        child=serializers.CharField(max_length=8), required=False, max_length=6
+    )
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62)
+    name = serializers.CharField(max_length=100, required=False, default="")
+
+    def validate(self, attrs):
+        if not attrs.get("set") and not attrs.get("sets"):
+            raise serializers.ValidationError({"set": ["Name a set (or six sets)."]})
+        return attrs
+
+
+class PoolDeckSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, required=False, default="")
+    variants = serializers.ListField(
+        child=serializers.CharField(max_length=30), required=False, default=list
+    )
+    auto = serializers.BooleanField(default=True)
+
+
+class DraftSeatSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    player = serializers.CharField(allow_null=True)
+    is_bot = serializers.BooleanField()
+    deck = serializers.IntegerField(allow_null=True)
+
+
+class DraftPodSerializer(serializers.ModelSerializer):
+    seat_list = serializers.SerializerMethodField()
+    my_seat = serializers.SerializerMethodField()
+    my_pack = serializers.SerializerMethodField()
+    my_picks = serializers.SerializerMethodField()
+    round = serializers.SerializerMethodField()
+    pass_direction = serializers.SerializerMethodField()
+
+    class Meta:
+        model = DraftPod
+        fields = [
+            "id", "name", "owner", "seats", "set_codes", "seed", "status", "round",
+            "pass_direction", "seat_list", "my_seat", "my_pack", "my_picks", "created",
+        ]  # fmt: skip
+
+    def _me(self, pod: DraftPod):
+        user = self.context["request"].user
+        return next((s for s in pod.seat_set.all() if s.user_id == user.pk), None)
+
+    @extend_schema_field(DraftSeatSerializer(many=True))
+    def get_seat_list(self, pod: DraftPod) -> list[dict[str, Any]]:
+        return [
+            {
+                "number": s.number,
+                "player": s.user.username if s.user_id else None,
+                "is_bot": s.user_id is None and pod.status != DraftPod.Status.OPEN,
+                "deck": s.deck_id,
+            }
+            for s in pod.seat_set.select_related("user")
+        ]
+
+    def get_my_seat(self, pod: DraftPod) -> int | None:
+        me = self._me(pod)
+        return me.number if me else None
+
+    def _draft(self, pod: DraftPod):
+        from simulator.engine.drifter.sealed import Draft
+
+        return Draft.from_json(pod.state) if pod.state else None
+
+    def get_my_pack(self, pod: DraftPod) -> list[str]:
+        me, draft = self._me(pod), self._draft(pod)
+        return draft.pack(me.number) if me and draft else []
+
+    def get_my_picks(self, pod: DraftPod) -> list[str]:
+        me, draft = self._me(pod), self._draft(pod)
+        return draft.picked(me.number) if me and draft else []
+
+    def get_round(self, pod: DraftPod) -> int | None:
+        draft = self._draft(pod)
+        return draft.round + 1 if draft and not draft.is_over else None
+
+    def get_pass_direction(self, pod: DraftPod) -> str | None:
+        draft = self._draft(pod)
+        if not draft or draft.is_over:
+            return None
+        return "left" if draft.direction(draft.round) > 0 else "right"
+
+
+class DraftPodCreateSerializer(serializers.Serializer):
+    seats = serializers.IntegerField(min_value=2, max_value=8)
+    set = serializers.CharField(max_length=8, required=False)
+    sets = serializers.ListField(
+        child=serializers.CharField(max_length=8), required=False, max_length=6
+    )
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62)
+    name = serializers.CharField(max_length=100, required=False, default="")
+
+    def validate(self, attrs):
+        if not attrs.get("set") and not attrs.get("sets"):
+            raise serializers.ValidationError({"set": ["Name a set (or six sets)."]})
+        return attrs
+
+
+class DraftPickSerializer(serializers.Serializer):
+    card = serializers.CharField(max_length=32)
+
+
+class MissingSerializer(serializers.Serializer):
+    collection = serializers.IntegerField(allow_null=True)
+    cards = serializers.ListField(child=serializers.DictField())
+    kicker_chips = serializers.ListField(child=serializers.DictField())
+
+
+class WishlistResultSerializer(serializers.Serializer):
+    added = serializers.IntegerField()
+    missing = MissingSerializer()

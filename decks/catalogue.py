@@ -1,0 +1,123 @@
+"""The one adapter from the database catalogue to the engine's `Catalogue` (pure card data).
+
+Built once per process and rebuilt when the catalogue's fingerprint (row counts and highest ids
+of sets, cards and chips) changes, e.g. after a set is loaded or a test adds cards.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from django.db import connection
+
+from cards.models import Card, CardSet, KickerChip
+from simulator.engine.drifter.cards import (
+    BoosterSlot,
+    CardDataError,
+    CardDef,
+    Catalogue,
+    KickerChipDef,
+    SetDef,
+    parse_ability,
+)
+
+_lock = threading.Lock()
+_cache: dict[str, object] = {}
+
+
+def _fingerprint() -> tuple:
+    """Row counts and highest ids of sets, cards and chips, in one query (this runs per request)."""
+    parts = ", ".join(
+        f"(SELECT COUNT(*) FROM {m._meta.db_table}), (SELECT MAX(id) FROM {m._meta.db_table})"
+        for m in (Card, KickerChip, CardSet)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {parts}")  # table names from our own models, no user input
+        return tuple(cursor.fetchone())
+
+
+def _abilities(card: Card) -> tuple:
+    try:
+        return tuple(parse_ability(a, card.code) for a in card.abilities or [])
+    except CardDataError:  # a hand-made test card may carry free-form data; rate it plainly
+        return ()
+
+
+def _build() -> Catalogue:
+    sets = list(CardSet.objects.order_by("order", "code"))
+    cards: list[CardDef] = []
+    by_set: dict[int, list[str]] = {s.pk: [] for s in sets}
+    for c in Card.objects.select_related("card_set").order_by("card_set__order", "number"):
+        dude = c.type == "dude"
+        cards.append(
+            CardDef(
+                id=len(cards),
+                code=c.code,
+                set_code=c.card_set.code,
+                number=c.number,
+                name=c.name,
+                type=c.type,
+                faction=c.faction,
+                rarity=c.rarity,
+                cost=c.cost,
+                smarts=(c.smarts or 0) if dude else 0,
+                skill=(c.skill or 0) if dude else 0,
+                luck=(c.luck or 0) if dude else 0,
+                kicker_limit=(c.kicker_limit or 0) if dude else 0,
+                text=c.text,
+                abilities=_abilities(c),
+            )
+        )
+        by_set.setdefault(c.card_set_id, []).append(c.code)
+    chips: list[KickerChipDef] = []
+    chips_by_set: dict[int, list[str]] = {s.pk: [] for s in sets}
+    for k in KickerChip.objects.select_related("card_set").order_by("card_set__order", "code"):
+        chips.append(
+            KickerChipDef(
+                id=len(chips),
+                code=k.code,
+                set_code=k.card_set.code,
+                color=k.color,
+                value=k.value,
+                sides=((k.side_a_stat, k.side_a_amount), (k.side_b_stat, k.side_b_amount)),
+            )
+        )
+        chips_by_set.setdefault(k.card_set_id, []).append(k.code)
+    set_defs = []
+    for s in sets:
+        layout = s.booster_layout or {}
+        slots = tuple(
+            BoosterSlot(count=int(slot["count"]), weights=tuple(slot["weights"].items()))
+            for slot in layout.get("slots", [])
+        )
+        set_defs.append(
+            SetDef(
+                code=s.code,
+                name=s.name,
+                kind=s.kind,
+                released=s.released.isoformat() if s.released else "",
+                order=s.order,
+                booster_slots=slots,
+                booster_kicker_chips=int(layout.get("kicker_chips", 1)),
+                starters=(),
+                card_codes=tuple(by_set.get(s.pk, [])),
+                chip_codes=tuple(chips_by_set.get(s.pk, [])),
+            )
+        )
+    return Catalogue(
+        sets=tuple(set_defs),
+        cards=tuple(cards),
+        chips=tuple(chips),
+        card_by_code={c.code: c for c in cards},
+        chip_by_code={k.code: k for k in chips},
+    )
+
+
+def engine_catalogue() -> Catalogue:
+    """The catalogue as the engine sees it (cached while the database catalogue is unchanged)."""
+    key = _fingerprint()
+    with _lock:
+        if _cache.get("key") != key:
+            _cache["catalogue"] = _build()
+            _cache["key"] = key
+        return _cache["catalogue"]  # type: ignore[return-value]
