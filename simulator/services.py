@@ -70,9 +70,37 @@ def matchups_for(kind: str, n_players: int) -> tuple[list[list[int]], list[list[
     raise refuse(f"Unknown kind of run {kind!r}.", attr="kind")
 
 
-def _chunking(games: int, cost_per_index: float) -> tuple[int, int]:
-    """(chunk size in game indices, chunk count): about SIMULATION_CHUNK_SECONDS of work each."""
-    size = max(1, round(conf.get("SIMULATION_CHUNK_SECONDS") / max(cost_per_index, 1e-9)))
+def _cost_key(game: str, players: list[dict], matchups: list[list[int]]) -> str:
+    """What decides the cost of a game: the game, the bots and the table sizes."""
+    bots = sorted({players[p]["bot"] for m in matchups for p in m})
+    sizes = sorted({len(m) for m in matchups})
+    return f"{game}:{'+'.join(bots)}:{'+'.join(map(str, sizes))}"
+
+
+def _calibrated_cost(key: str, sample: int = 30) -> float | None:
+    """Seconds per game measured by recent chunks of runs like this one (None: no history).
+
+    The median of the last chunks' seconds per game, so chunk sizes follow the machine's real
+    speed (a slow bot, a loaded host) rather than a fixed estimate.
+    """
+    rows = list(
+        ChunkResult.objects.filter(run__plan__cost_key=key, games__gt=0)
+        .order_by("-pk")
+        .values_list("seconds", "games")[:sample]
+    )
+    if len(rows) < 3:
+        return None
+    per_game = sorted(seconds / games for seconds, games in rows)
+    return per_game[len(per_game) // 2]
+
+
+def _chunking(games: int, cost_per_game: float, matchups: int) -> tuple[int, int]:
+    """(chunk size in game indices, chunk count): about SIMULATION_CHUNK_SECONDS of work each.
+
+    A chunk plays its indices for every matchup, so one index costs `matchups` games.
+    """
+    cost_per_index = max(cost_per_game, 1e-9) * matchups
+    size = max(1, round(conf.get("SIMULATION_CHUNK_SECONDS") / cost_per_index))
     size = min(size, games)
     max_chunks = conf.get("SIMULATION_MAX_CHUNKS")
     if -(-games // size) > max_chunks:
@@ -104,6 +132,8 @@ def run_create(
         existing = Run.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
         if existing is not None:
             return existing, False
+    if kind not in Run.Kind.values:
+        raise refuse(f"kind is one of {', '.join(Run.Kind.values)}, not {kind!r}.", attr="kind")
     try:
         spec = get_game(game)
     except RulesError as exc:
@@ -157,11 +187,14 @@ def run_create(
         "matchups": matchups,
         "pairs": pairs,
         "queue": conf.get("SIMULATION_QUEUE"),
+        "cost_key": _cost_key(spec.name, plan_players, matchups),
     }
-    cost = sum(
-        estimate_cost(spec.name, [plan_players[p]["bot"] for p in m], len(m)) for m in matchups
-    )
-    chunk_size, chunk_count = _chunking(games, cost)
+    cost = _calibrated_cost(plan["cost_key"])
+    if cost is None:
+        cost = sum(
+            estimate_cost(spec.name, [plan_players[p]["bot"] for p in m], len(m)) for m in matchups
+        ) / len(matchups)
+    chunk_size, chunk_count = _chunking(games, cost, len(matchups))
     try:
         with transaction.atomic():
             run = Run.objects.create(
@@ -300,12 +333,23 @@ def _claim(chunk_id: int, send_no: int, worker: str) -> SimulationChunk | None:
     return chunk
 
 
-def _catalogue_for(game: str) -> Any:
-    if game != "drifter":
-        return None
-    from decks.catalogue import engine_catalogue
+_run_catalogue: dict[int, Any] = {}
 
-    return engine_catalogue()
+
+def _catalogue_for(run: SimulationRun) -> Any:
+    """The card catalogue a run's chunks play with, built once per run in each process.
+
+    One catalogue for the whole run (not re-checked per chunk) also means a catalogue change
+    in the middle of a run cannot make its chunks disagree.
+    """
+    if run.game != "drifter":
+        return None
+    if run.pk not in _run_catalogue:
+        from decks.catalogue import engine_catalogue
+
+        _run_catalogue.clear()
+        _run_catalogue[run.pk] = engine_catalogue()
+    return _run_catalogue[run.pk]
 
 
 def _cancel_probe(run_id: int, every: float = 0.5) -> Callable[[], bool]:
@@ -337,7 +381,7 @@ def chunk_execute(*, chunk_id: int, send_no: int, worker: str = "") -> str:
     sample = sample_indices(run.games, per_matchup) & set(range(chunk.start, chunk.end))
     try:
         outcome = play_chunk(
-            plan, chunk.start, chunk.end, sample=sample, catalogue=_catalogue_for(run.game),
+            plan, chunk.start, chunk.end, sample=sample, catalogue=_catalogue_for(run),
             should_stop=_cancel_probe(run.pk),
         )  # fmt: skip
     except Exception:

@@ -1,0 +1,285 @@
+"""The simulation API without a worker: submission checks, ownership, idempotency, cancel,
+and a run played in-process by the same `chunk_execute` a worker calls."""
+
+from __future__ import annotations
+
+import pytest
+
+from simulator.models import ChunkResult, SimulationChunk, SimulationRun
+from simulator.services import run_execute_locally
+
+QUICKDRAW = {
+    "game": "quickdraw",
+    "games": 40,
+    "seed": 11,
+    "players": [{"bot": "heuristic"}, {"bot": "random"}],
+}
+
+
+def starter_run(games: int = 4, **extra) -> dict:
+    return {
+        "game": "drifter",
+        "format": "standard",
+        "games": games,
+        "seed": 5,
+        "players": [{"starter": "HSD-S1", "bot": "random"}, {"starter": "HSD-S2", "bot": "random"}],
+        **extra,
+    }
+
+
+def test_post_answers_202_with_location_and_the_run(user_client):
+    response = user_client.post("/api/v1/simulations/", QUICKDRAW, format="json")
+    assert response.status_code == 202, response.json()
+    body = response.json()
+    assert response["Location"].endswith(f"/api/v1/simulations/{body['id']}/")
+    assert body["url"] == response["Location"]
+    assert body["status"] == "queued"
+    assert body["total_games"] == 40
+    assert body["chunk_count"] == SimulationChunk.objects.filter(run_id=body["id"]).count()
+    poll = user_client.get(body["url"])
+    assert poll.status_code == 200
+    assert poll.json()["games_done"] == 0
+
+
+def test_a_run_played_in_process_finishes_with_exactly_the_games_asked(user_client, settings):
+    settings.SIMULATION_CHUNK_SECONDS = 0.001  # many small chunks
+    body = user_client.post("/api/v1/simulations/", QUICKDRAW, format="json").json()
+    run = SimulationRun.objects.get(pk=body["id"])
+    assert run.chunk_count > 3
+    run = run_execute_locally(run=run)
+    assert run.status == "done"
+    assert run.games_done == 40
+    assert ChunkResult.objects.filter(run=run).count() == run.chunk_count
+    results = user_client.get(f"/api/v1/simulations/{run.pk}/results/").json()
+    players = results["players"]
+    assert sum(p["wins"] + p["ties"] for p in players) >= 40
+    assert players[0]["games"] == players[1]["games"] == 40
+    assert 0 <= players[0]["win_rate"]["low"] <= players[0]["win_rate"]["rate"]
+
+
+def test_drifter_starter_decks_report_cards_stakes_and_records(user_client, catalogue):
+    body = user_client.post("/api/v1/simulations/", starter_run(6), format="json").json()
+    run = run_execute_locally(run=SimulationRun.objects.get(pk=body["id"]))
+    assert run.status == "done" and run.games_done == 6
+    results = user_client.get(f"/api/v1/simulations/{run.pk}/results/").json()
+    first = results["players"][0]
+    assert first["stakes"]["histogram"]
+    assert first["cards"], "cards played are reported"
+    assert results["turns"]["mean"] > 0
+    records = user_client.get(f"/api/v1/simulations/{run.pk}/records/").json()
+    assert records
+    one = user_client.get(f"/api/v1/simulations/{run.pk}/records/{records[0]['id']}/").json()
+    from simulator.engine import drifter
+
+    assert drifter.replay(one["record"]).final() == one["final"]
+
+
+def test_an_illegal_deck_is_refused_at_submission_with_the_validators_errors(
+    user_client, user, catalogue
+):
+    from decks.services import deck_create
+
+    deck = deck_create(owner=user, name="Short", fmt="standard", cards={"HSD-001": 1})
+    payload = starter_run(players=[{"deck": deck.pk}, {"starter": "HSD-S1"}])
+    response = user_client.post("/api/v1/simulations/", payload, format="json")
+    assert response.status_code == 400
+    codes = {(e["code"], e["attr"]) for e in response.json()["errors"]}
+    assert ("deck_size", "players.0.cards") in codes
+    assert not SimulationRun.objects.exists()
+
+
+def test_a_what_if_change_that_breaks_the_deck_is_refused(user_client, catalogue):
+    payload = starter_run(
+        kind="what_if",
+        players=[{"starter": "HSD-S1"}, {"starter": "HSD-S1", "add": {"HSD-001": 1}}],
+    )
+    response = user_client.post("/api/v1/simulations/", payload, format="json")
+    assert response.status_code == 400
+    assert any(e["attr"].startswith("players.1") for e in response.json()["errors"])
+
+
+def test_a_run_over_the_cap_is_refused(user_client, settings):
+    settings.SIMULATION_MAX_GAMES_PER_RUN = 100
+    response = user_client.post("/api/v1/simulations/", QUICKDRAW | {"games": 101}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "over_cap"
+
+
+def test_too_many_active_runs_are_refused(user_client, settings):
+    settings.SIMULATION_MAX_ACTIVE_RUNS = 2
+    for _ in range(2):
+        assert user_client.post("/api/v1/simulations/", QUICKDRAW, format="json").status_code == 202
+    response = user_client.post("/api/v1/simulations/", QUICKDRAW, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "too_many_runs"
+
+
+def test_idempotency_key_returns_the_same_run(user_client):
+    headers = {"HTTP_IDEMPOTENCY_KEY": "abc-123"}
+    first = user_client.post("/api/v1/simulations/", QUICKDRAW, format="json", **headers)
+    again = user_client.post("/api/v1/simulations/", QUICKDRAW, format="json", **headers)
+    assert first.status_code == again.status_code == 202
+    assert first.json()["id"] == again.json()["id"]
+    assert first["Location"] == again["Location"]
+    assert SimulationRun.objects.count() == 1
+    other = user_client.post("/api/v1/simulations/", QUICKDRAW, format="json")
+    assert other.json()["id"] != first.json()["id"]
+
+
+def test_the_same_key_from_another_user_is_another_run(user_client, other_user):
+    from rest_framework.test import APIClient
+
+    headers = {"HTTP_IDEMPOTENCY_KEY": "shared"}
+    mine = user_client.post("/api/v1/simulations/", QUICKDRAW, format="json", **headers).json()
+    client = APIClient()
+    client.force_authenticate(other_user)
+    theirs = client.post("/api/v1/simulations/", QUICKDRAW, format="json", **headers).json()
+    assert mine["id"] != theirs["id"]
+
+
+def test_another_users_run_is_404(user_client, other_user):
+    from rest_framework.test import APIClient
+
+    run_id = user_client.post("/api/v1/simulations/", QUICKDRAW, format="json").json()["id"]
+    client = APIClient()
+    client.force_authenticate(other_user)
+    for url in (f"/api/v1/simulations/{run_id}/", f"/api/v1/simulations/{run_id}/results/"):
+        assert client.get(url).status_code == 404
+    assert client.post(f"/api/v1/simulations/{run_id}/cancel/").status_code == 404
+    assert client.get("/api/v1/simulations/").json()["count"] == 0
+
+
+def test_anonymous_cannot_start_a_run(api_client, db):
+    assert api_client.post("/api/v1/simulations/", QUICKDRAW, format="json").status_code == 401
+
+
+def test_cancel_stops_dispatch_and_workers_skip_the_chunks(user_client, settings):
+    from simulator.services import chunk_execute
+
+    settings.SIMULATION_CHUNK_SECONDS = 0.001
+    run_id = user_client.post("/api/v1/simulations/", QUICKDRAW, format="json").json()["id"]
+    response = user_client.post(f"/api/v1/simulations/{run_id}/cancel/")
+    assert response.json()["status"] == "cancelled"
+    queued = SimulationChunk.objects.filter(run_id=run_id, status="queued").first()
+    if queued is not None:
+        assert chunk_execute(chunk_id=queued.pk, send_no=queued.sends) == "skipped"
+    assert not SimulationChunk.objects.filter(run_id=run_id, status="pending").exists()
+    assert not ChunkResult.objects.filter(run_id=run_id).exists()
+    again = user_client.post(f"/api/v1/simulations/{run_id}/cancel/").json()
+    assert again["status"] == "cancelled"
+
+
+def test_unknown_game_and_bad_player_counts_are_refused(user_client):
+    bad_game = user_client.post(
+        "/api/v1/simulations/", QUICKDRAW | {"game": "poker"}, format="json"
+    )
+    assert bad_game.status_code == 400
+    assert bad_game.json()["errors"][0]["code"] == "unknown_game"
+    three = QUICKDRAW | {"players": [{"bot": "random"}] * 3}
+    assert user_client.post("/api/v1/simulations/", three, format="json").status_code == 400
+    bot = QUICKDRAW | {"players": [{"bot": "psychic"}, {"bot": "random"}]}
+    errors = user_client.post("/api/v1/simulations/", bot, format="json").json()["errors"]
+    assert errors[0]["code"] == "unknown_bot"
+
+
+@pytest.mark.parametrize("kind", ["gauntlet", "round_robin"])
+def test_gauntlet_and_round_robin_fill_the_matchup_matrix(user_client, kind):
+    payload = QUICKDRAW | {
+        "kind": kind,
+        "games": 10,
+        "players": [{"bot": "heuristic"}, {"bot": "random"}, {"bot": "random"}],
+    }
+    run_id = user_client.post("/api/v1/simulations/", payload, format="json").json()["id"]
+    run = run_execute_locally(run=SimulationRun.objects.get(pk=run_id))
+    matchups = 2 if kind == "gauntlet" else 3
+    assert run.games_done == 10 * matchups
+    matrix = user_client.get(f"/api/v1/simulations/{run_id}/results/").json()["matrix"]
+    assert matrix[0][1]["n"] == 10
+    assert (matrix[1][2] is not None) == (kind == "round_robin")
+
+
+def test_what_if_reports_a_paired_difference(user_client, catalogue):
+    payload = starter_run(
+        8,
+        kind="what_if",
+        players=[
+            {"starter": "HSD-S1", "bot": "random"},
+            {"starter": "HSD-S1", "bot": "random", "label": "A'"},
+            {"starter": "HSD-S2", "bot": "random"},
+        ],
+    )
+    run_id = user_client.post("/api/v1/simulations/", payload, format="json").json()["id"]
+    run_execute_locally(run=SimulationRun.objects.get(pk=run_id))
+    what_if = user_client.get(f"/api/v1/simulations/{run_id}/results/").json()["what_if"]
+    # The same deck on the same seeds plays the same games: no difference at all.
+    assert what_if[0]["difference"]["n"] == 8
+    assert what_if[0]["difference"]["mean"] == 0
+    assert what_if[0]["a"]["k"] == what_if[0]["b"]["k"]
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {},
+        {"games": 0, "players": []},
+        QUICKDRAW | {"games": -1},
+        QUICKDRAW | {"games": 1_000_001},
+        QUICKDRAW | {"kind": "knockout"},
+        QUICKDRAW | {"players": "two"},
+        QUICKDRAW | {"players": [{"bot": 7}, {"deck": "x"}]},
+        QUICKDRAW | {"seed": -5},
+        QUICKDRAW | {"format": "stud"},
+        QUICKDRAW | {"variants": ["lowball"]},
+        QUICKDRAW | {"players": [{"deck": 999999}, {"bot": "random"}]},
+        starter_run(format="jousting"),
+        starter_run(variants=["high_low", "lowball"]),
+        starter_run(players=[{"deck": 999999}, {"starter": "NOPE"}]),
+        starter_run(players=[{"bot": "random"}, {"bot": "random"}]),
+        starter_run(kind="match", players=[{"starter": "HSD-S1"}] * 9),
+    ],
+)
+def test_bad_input_is_a_400_in_the_one_error_shape(user_client, catalogue, payload):
+    response = user_client.post("/api/v1/simulations/", payload, format="json")
+    assert response.status_code == 400, response.content
+    errors = response.json()["errors"]
+    assert errors and all({"code", "detail", "attr"} <= set(e) for e in errors)
+    assert not SimulationRun.objects.exists()
+
+
+def test_someone_elses_private_deck_is_unknown_but_a_public_one_plays(
+    user_client, other_user, catalogue
+):
+    from cards.models import StarterDeck
+    from decks.services import deck_create
+
+    starter = StarterDeck.objects.get(code="HSD-S1")
+    cards = {e["code"]: e["qty"] for e in starter.cards}
+    private = deck_create(owner=other_user, name="Mine", cards=cards)
+    refused = user_client.post(
+        "/api/v1/simulations/",
+        starter_run(players=[{"deck": private.pk}, {"starter": "HSD-S2"}]),
+        format="json",
+    )
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0] == {
+        "code": "not_found", "detail": "No such deck.", "attr": "players.0"
+    }  # fmt: skip
+    # A public deck plays once it is legal: the starter's cards and $50 of kicker chips.
+    from cards.models import KickerChip
+
+    chips, total = {}, 0
+    for chip in KickerChip.objects.order_by("-value", "code"):
+        while total + chip.value <= 50 and chips.get(chip.code, 0) < 3:
+            chips[chip.code] = chips.get(chip.code, 0) + 1
+            total += chip.value
+    assert total == 50
+    public = deck_create(
+        owner=other_user, name="Shared", cards=cards, kicker_chips=chips, is_public=True
+    )
+    response = user_client.post(
+        "/api/v1/simulations/",
+        starter_run(players=[{"public_deck": public.slug}, {"deck": public.pk}]),
+        format="json",
+    )
+    assert response.status_code == 202, response.json()
+    assert [p["source"] for p in response.json()["players"]] == [f"deck:{public.pk}"] * 2

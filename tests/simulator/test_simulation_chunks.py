@@ -1,0 +1,164 @@
+"""Chunks without a worker: counted once, attempts and re-sends bounded, the run finished
+once, and `manage.py simulate` playing the very same chunks in-process."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from simulator.models import ChunkResult, SimulationChunk, SimulationRun
+from simulator.selectors import report_text
+from simulator.services import chunk_execute, run_create, run_execute_locally, run_reconcile
+
+PLAYERS = [{"bot": "heuristic"}, {"bot": "random"}]
+
+
+@pytest.fixture
+def no_broker(monkeypatch):
+    """Record what would be sent instead of talking to a broker."""
+    sent: list[tuple[int, int, str]] = []
+    monkeypatch.setattr("simulator.services._send", lambda c, s, q: sent.append((c, s, q)))
+    return sent
+
+
+def make_run(user, games=50, **kwargs) -> SimulationRun:
+    run, created = run_create(
+        owner=user, game="quickdraw", players=PLAYERS, games=games, seed=3, **kwargs
+    )
+    assert created
+    return run
+
+
+def test_dispatch_keeps_a_window_of_chunks_in_flight(
+    user, settings, no_broker, django_capture_on_commit_callbacks
+):
+    settings.SIMULATION_CHUNK_SECONDS = 0.001
+    settings.SIMULATION_DISPATCH_WINDOW = 3
+    with django_capture_on_commit_callbacks(execute=True):
+        run = make_run(user)
+    assert run.chunk_count > 3
+    assert len(no_broker) == 3
+    assert SimulationChunk.objects.filter(run=run, status="queued").count() == 3
+    chunk_id, send_no, _ = no_broker[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert chunk_execute(chunk_id=chunk_id, send_no=send_no) == "done"
+    assert len(no_broker) == 4  # the finished chunk made room for the next
+
+
+def test_a_chunk_played_twice_counts_once(
+    user, settings, no_broker, django_capture_on_commit_callbacks
+):
+    settings.SIMULATION_CHUNK_SECONDS = 0.001
+    with django_capture_on_commit_callbacks(execute=True):
+        run = make_run(user, games=20)
+    assert run.chunk_count > 1
+    chunk = SimulationChunk.objects.get(run=run, index=0)
+    assert chunk_execute(chunk_id=chunk.pk, send_no=chunk.sends) == "done"
+    # As if the chunk's state were lost after its result was written: it is played again.
+    SimulationChunk.objects.filter(pk=chunk.pk).update(status="queued")
+    assert chunk_execute(chunk_id=chunk.pk, send_no=chunk.sends) == "duplicate"
+    run.refresh_from_db()
+    games = chunk.end - chunk.start
+    assert run.games_done == games and run.chunks_done == 1 and run.status == "running"
+    assert ChunkResult.objects.filter(run=run).count() == 1
+    run_execute_locally(run=run)
+    run.refresh_from_db()
+    assert run.games_done == 20 and run.status == "done"
+
+
+def test_a_superseded_message_is_ignored(user, no_broker, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        run = make_run(user, games=20)
+    chunk = SimulationChunk.objects.get(run=run, index=0)
+    SimulationChunk.objects.filter(pk=chunk.pk).update(sends=chunk.sends + 1)  # re-sent since
+    assert chunk_execute(chunk_id=chunk.pk, send_no=chunk.sends) == "skipped"
+    assert chunk_execute(chunk_id=chunk.pk, send_no=chunk.sends + 1) == "done"
+
+
+def test_a_chunk_that_keeps_killing_its_worker_is_failed_not_retried_for_ever(
+    user, settings, no_broker, django_capture_on_commit_callbacks
+):
+    settings.SIMULATION_MAX_ATTEMPTS = 2
+    with django_capture_on_commit_callbacks(execute=True):
+        run = make_run(user, games=20)
+    chunk = SimulationChunk.objects.get(run=run, index=0)
+    # Each redelivery of the same message after a lost worker starts another attempt.
+    from simulator.services import _claim
+
+    assert _claim(chunk.pk, chunk.sends, "w1") is not None
+    assert _claim(chunk.pk, chunk.sends, "w2") is not None
+    assert _claim(chunk.pk, chunk.sends, "w3") is None
+    chunk.refresh_from_db()
+    run.refresh_from_db()
+    assert chunk.status == "failed" and "attempts" in chunk.error
+    assert run.status == "failed" and run.chunks_failed == 1 and run.finished_at
+
+
+def test_the_reconciler_resends_lost_chunks_then_gives_up(
+    user, settings, no_broker, django_capture_on_commit_callbacks
+):
+    settings.SIMULATION_QUEUED_STALE_SECONDS = 0
+    settings.SIMULATION_MAX_SENDS = 3
+    with django_capture_on_commit_callbacks(execute=True):
+        run = make_run(user, games=20)
+    assert len(no_broker) == 1
+    for expected_send in (2, 3):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert run_reconcile(run=run)["resent"] == 1
+        assert no_broker[-1][1] == expected_send
+    with django_capture_on_commit_callbacks(execute=True):
+        assert run_reconcile(run=run)["failed"] == 1
+    run.refresh_from_db()
+    assert run.status == "failed"
+
+
+def test_the_queue_is_fixed_when_the_run_is_created(
+    user, settings, no_broker, django_capture_on_commit_callbacks
+):
+    settings.SIMULATION_QUEUE = "sims"
+    with django_capture_on_commit_callbacks(execute=True):
+        make_run(user, games=5)
+    assert {q for _, _, q in no_broker} == {"sims"}
+
+
+def test_simulate_command_prints_the_report(db, user, capsys):
+    out = io.StringIO()
+    call_command(
+        "simulate", "--game", "quickdraw", "--bots", "heuristic", "random", "--games", "200",
+        "--seed", "8", "--user", user.username, stdout=out,
+    )  # fmt: skip
+    text = out.getvalue()
+    assert "200 of 200 games" in text and "Player 1 (heuristic)" in text
+    assert "games" in capsys.readouterr().err  # the progress bar
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simulate_with_processes_plays_the_same_games(settings):
+    from tests.factories import UserFactory
+
+    settings.SIMULATION_CHUNK_SECONDS = 0.02
+    user = UserFactory()
+    one = make_run(user, games=600, dispatch=False)
+    two = make_run(user, games=600, dispatch=False)
+    one = run_execute_locally(run=one)
+    two = run_execute_locally(run=two, processes=2)
+    assert one.status == two.status == "done"
+    assert one.aggregate == two.aggregate
+    assert report_text(one).split("\n")[2:] == report_text(two).split("\n")[2:]
+
+
+def test_chunk_sizes_are_calibrated_from_the_chunks_already_played(user, settings):
+    settings.SIMULATION_CHUNK_SECONDS = 1.0
+    first = make_run(user, games=100_000, dispatch=False)
+    estimated = first.chunk_size
+    # Pretend the machine turned out ten times slower than the estimate.
+    per_game = 10 * 1.0 / estimated
+    for index in range(5):
+        ChunkResult.objects.create(
+            run=first, chunk_index=index, games=100, seconds=100 * per_game, aggregate={}
+        )
+    second = make_run(user, games=100_000, dispatch=False)
+    assert second.plan["cost_key"] == first.plan["cost_key"] == "quickdraw:heuristic+random:2"
+    assert second.chunk_size == pytest.approx(estimated / 10, rel=0.05)

@@ -1,0 +1,133 @@
+"""Statistics of runs: Wilson intervals, mergeable aggregates, seat rotation, seeding."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from simulator import stats
+from simulator.runner import game_seed, play_chunk, rotation, sample_indices
+
+PLAN = {
+    "game": "quickdraw",
+    "rules": {},
+    "seed": 99,
+    "games": 120,
+    "players": [{"label": "A", "bot": "heuristic"}, {"label": "B", "bot": "random"}],
+    "matchups": [[0, 1]],
+    "pairs": [],
+}
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "low", "high"),
+    [
+        # Reference values (Wilson 1927; as computed by R's prop.test(correct=FALSE) and
+        # statsmodels' proportion_confint(method="wilson")).
+        (81, 263, 0.2553, 0.3662),
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (50, 100, 0.4038, 0.5962),
+        (1, 2, 0.0945, 0.9055),
+    ],
+)
+def test_wilson_interval_matches_known_values(k, n, low, high):
+    lo, hi = stats.wilson(k, n)
+    assert lo == pytest.approx(low, abs=5e-4)
+    assert hi == pytest.approx(high, abs=5e-4)
+
+
+def test_wilson_interval_of_nothing_is_everything():
+    assert stats.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_merge_adds_leaf_by_leaf_and_leaves_its_arguments_alone():
+    a = {"games": 2, "hist": {"3": 1, "5": 1}, "pos": [{"w": 1}, {"w": 0}]}
+    b = {"games": 1, "hist": {"5": 2}, "pos": [{"w": 0}, {"w": 1}], "new": 4}
+    merged = stats.merge(a, b)
+    assert merged == {"games": 3, "hist": {"3": 1, "5": 3}, "pos": [{"w": 1}, {"w": 1}], "new": 4}
+    assert a["hist"] == {"3": 1, "5": 1}
+
+
+@pytest.mark.parametrize("size", [1, 7, 30, 120])
+def test_merging_chunk_aggregates_equals_aggregating_all_at_once(size):
+    whole = play_chunk(PLAN, 0, 120).aggregate
+    parts = [play_chunk(PLAN, s, min(120, s + size)).aggregate for s in range(0, 120, size)]
+    assert stats.merge_all(parts) == whole
+    assert stats.merge_all(reversed(parts)) == whole  # order does not matter either
+
+
+def test_drifter_aggregates_merge_too(db):
+    from simulator.engine import drifter
+
+    seats = [
+        drifter.starter_seat("A", "HSD-S1").to_json(),
+        drifter.starter_seat("B", "HSD-S2").to_json(),
+    ]
+    plan = {
+        "game": "drifter", "rules": {}, "seed": 4, "games": 6,
+        "players": [{"label": "A", "bot": "random", "seat": seats[0]},
+                    {"label": "B", "bot": "random", "seat": seats[1]}],
+        "matchups": [[0, 1]], "pairs": [],
+    }  # fmt: skip
+    whole = play_chunk(plan, 0, 6).aggregate
+    assert stats.merge(play_chunk(plan, 0, 2).aggregate, play_chunk(plan, 2, 6).aggregate) == whole
+    position = whole["matchups"][0]["positions"][0]
+    assert sum(position["stakes"].values()) == 6
+    assert position["cards"] and position["shootouts_by_stat"]
+
+
+@pytest.mark.parametrize("seats", [2, 3, 5, 8])
+def test_seat_rotation_puts_every_player_in_every_seat_equally_often(seats):
+    games = seats * 25
+    counts = [[0] * seats for _ in range(seats)]
+    for i in range(games):
+        order = rotation(i, seats)
+        assert sorted(order) == list(range(seats))
+        for seat, player in enumerate(order):
+            counts[player][seat] += 1
+    assert all(c == 25 for row in counts for c in row)
+
+
+def test_quickdraw_first_seat_is_balanced_by_rotation():
+    agg = play_chunk(PLAN, 0, 120).aggregate["matchups"][0]["positions"]
+    assert agg[0]["first_games"] == agg[1]["first_games"] == 60
+
+
+def test_chunk_seeding_does_not_depend_on_the_worker_or_the_chunk():
+    assert game_seed(7, 0) == 7 * 1_000_003
+    assert game_seed(7, 5) == game_seed(7, 5)
+    assert len({game_seed(7, i) for i in range(1000)}) == 1000
+    # The same game indices give the same result in whatever chunk they are played.
+    alone = play_chunk(PLAN, 40, 41).aggregate
+    inside = play_chunk(PLAN, 40, 41).aggregate
+    assert alone == inside
+
+
+def test_samples_are_spread_over_the_run():
+    picked = sample_indices(1000, 20)
+    assert len(picked) == 20 and min(picked) == 0 and max(picked) >= 900
+    assert sample_indices(5, 20) == {0, 1, 2, 3, 4}
+
+
+def test_paired_test_on_common_random_numbers():
+    # B wins 30 more of 400 paired games: d = +1 in 40 games, -1 in 10, 0 otherwise.
+    n, sum_d, sum_d2 = 400, 40 - 10, 40 + 10
+    result = stats.paired_test(n, sum_d, sum_d2, a_only=10, b_only=40)
+    assert result["mean"] == pytest.approx(0.075)
+    sd = math.sqrt((sum_d2 - n * 0.075**2) / (n - 1))
+    assert result["t"] == pytest.approx(0.075 / (sd / math.sqrt(n)))
+    assert result["p"] < 0.001 and result["significant"]
+    assert result["mcnemar_chi2"] == pytest.approx((30 - 1) ** 2 / 50)
+    same = stats.paired_test(100, 0, 0, 0, 0)
+    assert same["mean"] == 0 and not same["significant"]
+
+
+def test_histogram_bins_and_quantiles():
+    counts = {"1": 2, "2": 1, "10": 1}
+    bins = stats.histogram_bins(counts, bins=5)
+    assert sum(b["count"] for b in bins) == 4
+    assert bins[0]["low"] == 1
+    assert stats.quantiles(counts, (0.5,)) == [1]
+    assert stats.mean_of(counts) == pytest.approx(3.5)
