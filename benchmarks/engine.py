@@ -1,17 +1,27 @@
 """Drifter's rules engine against PokerKit, measured in the same run on one core.
 
-    python benchmarks/engine.py [--quick] [--strength GAMES]
+    python benchmarks/engine.py [--quick] [--strength GAMES] [--length GAMES]
 
-Prints heads-up shootouts/s (whole shootouts, challenge to showdown, from saved positions) and
-full games/s with random-legal and heuristic bots, PokerKit's heads-up fixed-limit hold'em
-hands/s, and the ratios. Only ratios travel between machines. `--strength N` also plays N
-heads-up games per pairing and prints bot win rates (heuristic vs random, search vs
-heuristic), seats alternating.
+Prints, all from this one run (only ratios travel between machines):
+
+- PokerKit heads-up fixed-limit hold'em hands/s (random legal actions, the peer);
+- Drifter heads-up **shootouts/s**: a shootout is an accepted challenge played from the
+  challenge to its showdown (and the reinvest decisions after it), from saved positions, with
+  the same kind of bots on both sides; the time of challenges nobody accepted is not in that
+  figure. Challenges/s counts every challenge, refused ones included, over all the time;
+- the ratio shootouts/s : PokerKit hands/s (random bots: the like-for-like figure);
+- full games/s and decisions/s for random and heuristic bots (record=False, as batches run),
+  and the turn-cap hits among them;
+- `--length N`: N heuristic-vs-heuristic games on the starter decks and N on random legal
+  decks (standard format): turns and decisions per game, challenges accepted, cap hits;
+- `--strength N`: N heads-up games per pairing, seats alternating: heuristic vs random, and
+  search vs heuristic (N/10 games, at least 20).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from pathlib import Path
@@ -20,38 +30,45 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT.parent / "shared" / "peers"))
 
-from simulator.engine.drifter import new_game, starter_seat  # noqa: E402
-from simulator.engine.drifter.actions import Action  # noqa: E402
+from simulator.engine.drifter import Seat, new_game, starter_seat  # noqa: E402
 from simulator.engine.drifter.bots import HeuristicBot, RandomBot, SearchBot  # noqa: E402
 from simulator.engine.drifter.cards import load_catalogue  # noqa: E402
+from simulator.engine.drifter.formats import RARITY_LIMITS, validate_deck  # noqa: E402
 
 SEATS = [starter_seat("A", "HSD-S1"), starter_seat("B", "HSD-S2")]
 
 
-def play_game(seed: int, kinds: tuple[type, type]):
-    state = new_game(SEATS, seed=seed, record=False)
+def play_game(seed: int, kinds: tuple[type, type], seats=SEATS):
+    """One full game, no record; returns (state, decisions)."""
+    state = new_game(seats, seed=seed, record=False)
     bots = [kinds[0](seed * 2), kinds[1](seed * 2 + 1)]
+    decisions = 0
     while not state.over:
         p = state.actor
         state.apply(bots[p].choose(state.view(p), state.legal_actions()))
-    return state
+        decisions += 1
+    return state, decisions
 
 
-def games_per_second(kind: type, games: int) -> tuple[float, float, int]:
-    """Full heads-up games per second, shootouts per second inside them, cap hits."""
+def games_per_second(kind: type, games: int, repeats: int = 3) -> tuple[float, float, int, float]:
+    """Full heads-up games/s (best of `repeats`), decisions/s, cap hits, turns per game."""
     play_game(10_000, (kind, kind))  # warm up
-    start = time.perf_counter()
-    shootouts = caps = 0
-    for seed in range(games):
-        state = play_game(seed, (kind, kind))
-        shootouts += state.shootouts
-        caps += state.cap_hit
-    elapsed = time.perf_counter() - start
-    return games / elapsed, shootouts / elapsed, caps
+    best = 0.0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        decisions = caps = turns = 0
+        for seed in range(games):
+            state, d = play_game(seed, (kind, kind))
+            decisions += d
+            caps += state.cap_hit
+            turns += state.turns
+        elapsed = time.perf_counter() - start
+        best = max(best, games / elapsed)
+    return best, best * decisions / games, caps, turns / games
 
 
 def saved_challenges(count: int, kind: type) -> list:
-    """Positions just before an accepted challenge, with the challenge action."""
+    """Positions just before a challenge, with the challenge action."""
     out = []
     seed = 0
     while len(out) < count:
@@ -67,26 +84,88 @@ def saved_challenges(count: int, kind: type) -> list:
     return out
 
 
-def shootouts_per_second(kind: type, count: int) -> tuple[float, float]:
-    """Challenges resolved per second (ante to showdown and reinvest) from saved positions,
-    and contested shootouts (somebody accepted) per second of that same time."""
-    positions = [
-        (base.clone(), challenge, [kind(seed), kind(seed + 7)])
-        for base, challenge, seed in saved_challenges(count, kind)
-    ]
-    contested = 0
-    start = time.perf_counter()
-    for state, challenge, bots in positions:
-        state.apply(challenge)
-        counted = False
-        while state.shooting and not state.over:
-            if not counted and state.phase not in ("accept", "shotgun"):
-                counted = True
-                contested += len(state.street) > 1
+def shootouts_per_second(kind: type, count: int, repeats: int = 3) -> tuple[float, float, float]:
+    """(shootouts/s, challenges/s, share of challenges accepted), best of `repeats`.
+
+    Each saved challenge is played out to the end of its shootout; a challenge somebody
+    accepted is a shootout, and shootouts/s is their number over the time they took."""
+    saved = saved_challenges(count, kind)
+    best_sps = best_cps = 0.0
+    share = 0.0
+    clock = time.perf_counter
+    for _ in range(repeats):
+        positions = [
+            (base.clone(), challenge, [kind(seed), kind(seed + 7)])
+            for base, challenge, seed in saved
+        ]
+        shootouts = 0
+        shootout_time = total = 0.0
+        for state, challenge, bots in positions:
+            before = state.shootouts_contested
+            start = clock()
+            state.apply(challenge)
+            while state.shooting and not state.over:
+                p = state.actor
+                state.apply(bots[p].choose(state.view(p), state.legal_actions()))
+            took = clock() - start
+            total += took
+            if state.shootouts_contested > before:
+                shootouts += 1
+                shootout_time += took
+        best_sps = max(best_sps, shootouts / shootout_time if shootouts else 0.0)
+        best_cps = max(best_cps, count / total)
+        share = shootouts / count
+    return best_sps, best_cps, share
+
+
+def random_deck(rng: random.Random, catalogue) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A random deck legal in the standard format: 54 cards within the copy limits (by name),
+    kicker chips worth exactly $50."""
+    while True:
+        names: dict[str, int] = {}
+        deck: list[str] = []
+        while len(deck) < 54:
+            c = rng.choice(catalogue.cards)
+            if names.get(c.name, 0) >= RARITY_LIMITS.get(c.rarity, 1):
+                continue
+            names[c.name] = names.get(c.name, 0) + 1
+            deck.append(c.code)
+        chips, left = [], 50
+        for k in rng.sample(catalogue.chips, len(catalogue.chips)):
+            if k.value <= left:
+                chips.append(k.code)
+                left -= k.value
+        cards = {code: deck.count(code) for code in set(deck)}
+        kicker = {code: chips.count(code) for code in set(chips)}
+        if not left and not validate_deck(
+            fmt="standard", cards=cards, kicker_chips=kicker, catalogue=catalogue
+        ):
+            return tuple(deck), tuple(chips)
+
+
+def game_lengths(games: int, decks: str) -> dict:
+    """Heuristic vs heuristic: turns, decisions, challenges accepted and cap hits per game."""
+    catalogue = load_catalogue()
+    rng = random.Random(99)
+    out = {"turns": 0, "decisions": 0, "challenges": 0, "accepted": 0, "caps": 0, "max": 0}
+    for g in range(games):
+        if decks == "starter":
+            seats = SEATS if g % 2 == 0 else SEATS[::-1]
+        else:
+            seats = [Seat(name, *random_deck(rng, catalogue)) for name in "AB"]
+        state = new_game(seats, seed=g, record=False)
+        bots = [HeuristicBot(g * 2), HeuristicBot(g * 2 + 1)]
+        while not state.over:
             p = state.actor
-            state.apply(bots[p].choose(state.view(p), state.legal_actions()))
-    elapsed = time.perf_counter() - start
-    return count / elapsed, contested / elapsed
+            action = bots[p].choose(state.view(p), state.legal_actions())
+            out["challenges"] += action.kind == "challenge"
+            out["accepted"] += action.kind == "accept"
+            out["decisions"] += 1
+            state.apply(action)
+        out["turns"] += state.turns
+        out["max"] = max(out["max"], state.turns)
+        out["caps"] += state.cap_hit
+    return out
 
 
 def win_rate(first: type, second: type, games: int, **kw) -> float:
@@ -114,27 +193,41 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smaller samples")
     parser.add_argument("--strength", type=int, default=0, help="games per bot pairing")
     parser.add_argument("--search-rollouts", type=int, default=24)
+    parser.add_argument("--length", type=int, default=0, help="heuristic games per deck kind")
     args = parser.parse_args()
     scale = 0.2 if args.quick else 1.0
     load_catalogue()
-    assert isinstance(Action("end_turn"), Action)
 
     from pokerkit_flhe import hands_per_second
 
-    poker_hps, _ = hands_per_second(int(5000 * scale))
-    print(f"PokerKit heads-up fixed-limit hold'em: {poker_hps:,.0f} hands/s")
+    poker_hps = max(hands_per_second(int(3000 * scale))[0] for _ in range(3))
+    print(f"PokerKit heads-up fixed-limit hold'em (random legal actions): {poker_hps:,.0f} hands/s")
     for name, kind in (("random-legal", RandomBot), ("heuristic", HeuristicBot)):
-        sps, contested = shootouts_per_second(kind, int(2000 * scale))
-        gps, in_game_sps, caps = games_per_second(kind, int(300 * scale))
+        sps, cps, share = shootouts_per_second(kind, int(2000 * scale))
+        gps, dps, caps, turns = games_per_second(kind, int(300 * scale))
+        print(f"Drifter, {name} bots:")
         print(
-            f"Drifter {name:12s}: {sps:,.0f} challenges/s resolved from saved positions "
-            f"(of which contested shootouts {contested:,.0f}/s); {gps:,.1f} full games/s "
-            f"({in_game_sps:,.0f} challenges/s inside games, {caps} turn-cap hits)"
+            f"  shootouts (accepted challenge -> showdown): {sps:,.0f}/s"
+            f"   ratio to PokerKit hands/s: {sps / poker_hps:.1f}x"
         )
         print(
-            f"  ratio challenges/s : PokerKit hands/s = {sps / poker_hps:.2f}"
-            f"  (contested only: {contested / poker_hps:.2f})"
+            f"  challenges, refused ones included ({share:.0%} accepted): {cps:,.0f}/s"
+            f"   ratio: {cps / poker_hps:.1f}x"
         )
+        print(
+            f"  full games: {gps:,.1f}/s   decisions: {dps:,.0f}/s"
+            f"   turns/game {turns:.1f}   turn-cap hits: {caps} of {int(300 * scale)}"
+        )
+    if args.length:
+        n = args.length
+        for decks in ("starter", "random legal"):
+            r = game_lengths(n, decks)
+            print(
+                f"heuristic vs heuristic, {decks} decks, {n} games: {r['turns'] / n:.1f} turns"
+                f" (longest {r['max']}), {r['decisions'] / n:.0f} decisions per game;"
+                f" {r['accepted'] / max(r['challenges'], 1):.0%} of challenges accepted;"
+                f" turn-cap hits: {r['caps']}"
+            )
     if args.strength:
         n = args.strength
         print(f"heuristic beats random in {win_rate(HeuristicBot, RandomBot, n):.1%} of {n} games")

@@ -59,7 +59,11 @@ def test_sqlite_runs_in_wal_mode():
 
 
 def test_production_settings_pass_check_deploy():
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    }
     env.update(
         DJANGO_DEBUG="false",
         SECRET_KEY="x" * 20 + "-a-long-random-production-secret-key-0987654321",

@@ -51,6 +51,20 @@ class Mark:
         self.shootout = shootout
 
 
+_STATICS: dict[int, tuple[object, tuple[Ability, ...]]] = {}
+
+
+def statics_of(defn) -> tuple[Ability, ...]:
+    """The static abilities of a card definition (looked up once per definition: the hot
+    paths walk only these)."""
+    hit = _STATICS.get(id(defn))
+    if hit is None or hit[0] is not defn:
+        if len(_STATICS) > 4096:  # copy cards make new definitions: keep the table small
+            _STATICS.clear()
+        hit = _STATICS[id(defn)] = (defn, tuple(a for a in defn.abilities if a.timing == "static"))
+    return hit[1]
+
+
 def works(card: Card, ability: Ability) -> bool:
     """A concealed card has only its `concealed` abilities; a revealed one only the others."""
     return ability.concealed != card.revealed
@@ -121,8 +135,8 @@ def _negated(s: DrifterState, dude: Card) -> bool:
     if not s.has_statics:
         return False
     for card, owner, src in _sources(s, dude):
-        for ab in card.defn.abilities:
-            if ab.timing != "static" or not works(card, ab):
+        for ab in statics_of(card.defn):
+            if ab.concealed == card.revealed:
                 continue
             for e in ab.effects:
                 if (
@@ -170,22 +184,90 @@ def _effects_on(s: DrifterState, dude: Card) -> list[tuple[Effect, int]]:
         out.append((m.effect, m.owner))
     if not s.has_statics:
         return out
+    if "negate_gear" not in s.kinds_present:
+        return _effects_unnegated(s, dude, out)
     negated = None
+    table = _STATICS
     for card, owner, src in _sources(s, dude):
-        abilities = card.defn.abilities
-        if not abilities:
+        defn = card.defn
+        hit = table.get(id(defn))
+        statics = hit[1] if hit is not None and hit[0] is defn else statics_of(defn)
+        if not statics:
             continue
         if card.host is not None and card.revealed:
             if negated is None:
                 negated = _negated(s, card.host)
             if negated:
                 continue
-        for ab in abilities:
-            if ab.timing != "static" or not works(card, ab):
+        for ab in statics:
+            if ab.concealed == card.revealed:
                 continue
             hit = [e for e in ab.effects if _reaches(s, e.target, owner, src, dude)]
             if hit and condition_holds(s, ab, owner, src):
                 out.extend((e, owner) for e in hit)
+    return out
+
+
+_OUTWARD_TARGETS = frozenset({"all", "opponents", "other_players", "chosen_opponent"})
+_OUTWARD: dict[int, tuple[object, tuple[Ability, ...]]] = {}
+
+
+def outward_of(defn) -> tuple[Ability, ...]:
+    """The static abilities of a card definition that can reach another player's dude."""
+    hit = _OUTWARD.get(id(defn))
+    if hit is None or hit[0] is not defn:
+        if len(_OUTWARD) > 4096:
+            _OUTWARD.clear()
+        out = tuple(
+            a for a in statics_of(defn) if any(e.target in _OUTWARD_TARGETS for e in a.effects)
+        )
+        hit = _OUTWARD[id(defn)] = (defn, out)
+    return hit[1]
+
+
+def _collect(s, card: Card, statics, owner: int, src: Card | None, dude: Card, out: list) -> None:
+    for ab in statics:
+        if ab.concealed == card.revealed:
+            continue
+        hit = [e for e in ab.effects if _reaches(s, e.target, owner, src, dude)]
+        if hit and condition_holds(s, ab, owner, src):
+            out.extend((e, owner) for e in hit)
+
+
+def _effects_unnegated(s: DrifterState, dude: Card, out: list) -> list[tuple[Effect, int]]:
+    """`_effects_on` when no card of the game negates gear: the same sources in the same
+    order, but another dude's cards are searched only for abilities that reach out (an
+    ability aimed at its own dude or player cannot reach this one)."""
+    table = _STATICS
+    owner = dude.owner
+    for card in (dude, *dude.gear) if dude.gear else (dude,):
+        defn = card.defn
+        hit = table.get(id(defn))
+        statics = hit[1] if hit is not None and hit[0] is defn else statics_of(defn)
+        if statics:
+            _collect(s, card, statics, owner, dude, dude, out)
+    if not (s.shooting and dude.in_street and not s.folded[owner]):
+        return out
+    fortunes = s.fortunes
+    for f in fortunes:
+        if f.owner == owner:
+            statics = statics_of(f.defn)
+            if statics:
+                _collect(s, f, statics, owner, dude, dude, out)
+    folded = s.folded
+    for other in s.street:
+        if other is dude or folded[other.owner]:
+            continue
+        q = other.owner
+        for card in (other, *other.gear) if other.gear else (other,):
+            statics = outward_of(card.defn)
+            if statics:
+                _collect(s, card, statics, q, other, dude, out)
+    for f in fortunes:
+        if f.owner != owner:
+            statics = outward_of(f.defn)
+            if statics:
+                _collect(s, f, statics, f.owner, s.sdude[f.owner], dude, out)
     return out
 
 
@@ -215,16 +297,23 @@ def dude_stats(s: DrifterState, dude: Card) -> list[int]:
     if cache is not None:
         hit = cache.get(dude.uid)
         if hit is None:
-            hit = cache[dude.uid] = _dude_stats(s, dude)
+            hit = cache[dude.uid] = _dude_stats(s, dude, effects_on(s, dude))
         return hit
     return _dude_stats(s, dude)
 
 
-def _dude_stats(s: DrifterState, dude: Card) -> list[int]:
-    base = list(dude.defn.stats) if dude.revealed else [0, 0, 0]
-    for side_stat, amount in dude.kicker_sides():
-        base[side_stat] += amount
-    effects = _effects_on(s, dude)
+def _dude_stats(s: DrifterState, dude: Card, effects: list | None = None) -> list[int]:
+    """The stats worked out afresh (`effects`: the effects on the dude, if already known)."""
+    if dude.revealed:
+        d = dude.defn
+        base = [d.smarts, d.skill, d.luck]
+    else:
+        base = [0, 0, 0]
+    for k in dude.kickers:
+        side_stat, amount = k.defn.sides[k.side]
+        base[STAT_INDEX[side_stat]] += amount
+    if effects is None:
+        effects = _effects_on(s, dude)
     if not effects:
         return [v if v > 0 else 0 for v in base]
     sets = []
@@ -316,7 +405,10 @@ def trigger(
     stat: str = "",
 ) -> None:
     """Resolve every working ability of `card` with `timing` (dude: the ability's own dude)."""
-    for i, ab in enumerate(card.defn.abilities):
+    abilities = card.defn.abilities
+    if not abilities:
+        return
+    for i, ab in enumerate(abilities):
         if ab.timing == timing and works(card, ab):
             if ab.once is not None:
                 if not s.once_free(card, i, ab):

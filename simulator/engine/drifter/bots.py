@@ -1,9 +1,12 @@
 """Drifter bots. Each decides from `state.view(player)` and the legal actions alone.
 
 - `random`: uniformly random among the legal actions (core.RandomBot).
-- `heuristic`: picks a contested stat its dude is strong in, estimates its chance to win from
-  what it can see, bets / calls / folds on that estimate, bluffs now and then, reveals gear that
-  helps, plays fortunes that swing the showdown, reinvests when the dude is worth it.
+- `heuristic`: guesses concealed cards from the catalogue cards their chips could pay for,
+  builds dudes / gear / kicker chips first and challenges with its last action where the
+  challenge is worth the most chips (a refused one wins the ante), accepts when its chance
+  justifies the chips at risk, takes longer odds when behind or when the stakes stand still,
+  bets / calls / folds on its chance, reveals gear that helps, plays fortunes in close fights,
+  reinvests a dude worth keeping (docs/rules/high-stakes-drifter.md, "Bots").
 - `search`: determinized Monte Carlo: for the big decisions (accept, bet, reveal, fortune,
   reinvest) it samples the hidden cards consistently with its view, plays each candidate out
   with heuristic bots to the end of the shootout and picks the best average stake.
@@ -23,22 +26,124 @@ from simulator.engine.drifter.cards import STAT_INDEX, STATS
 if TYPE_CHECKING:
     from simulator.engine.drifter.view import View
 
-GUESS_DUDE = 5  # what a concealed opposing dude is guessed to add to a stat
-GUESS_GEAR = 2  # and each concealed gear card on it
+BLUFF_RANGE = 3  # a concealed card may carry up to this much more than its cost (the menu's bluff)
+VAR_DUDE = 4.0  # variance of a guess at a concealed dude's stat
+VAR_GEAR = 1.5  # and of each concealed gear card's bonus
+VAR_HAND = 2.5  # fortune cards and kicker chips nobody has seen yet swing every fight
+STALL_LIMIT = 10  # my turns in a row without the stake moving, before any challenge is taken
 
 
-def _estimate_opponent(view: View, dude, stat: int) -> float:
-    """A guess at an opposing dude's final stat from what is visible."""
-    shown = view.showing(dude)[stat]
-    guess = shown
-    if not dude.revealed:
-        guess += GUESS_DUDE
-    guess += GUESS_GEAR * sum(1 for g in dude.gear if not g.revealed)
-    return guess
+class _Priors:
+    """What a concealed card with $c on it could add to each stat, averaged over the catalogue
+    (public knowledge: every player knows which cards exist)."""
+
+    def __init__(self, catalogue) -> None:
+        self.catalogue = catalogue
+        self.dudes = [c for c in catalogue.cards if c.is_dude]
+        self.gear = [c for c in catalogue.cards if c.type == "gear"]
+        self._dude: dict[int, tuple[tuple[float, float, float], float]] = {}
+        self._gear: dict[int, tuple[tuple[float, float, float], float]] = {}
+
+    @staticmethod
+    def _fits(cards: list, chips: int) -> list:
+        near = [c for c in cards if chips - BLUFF_RANGE <= c.cost <= chips]
+        return near or [c for c in cards if c.cost <= chips] or cards
+
+    def dude(self, chips: int) -> tuple[tuple[float, float, float], float]:
+        """(mean stats, mean best stat) of the dudes that $chips could pay for."""
+        hit = self._dude.get(chips)
+        if hit is None:
+            fits = self._fits(self.dudes, chips) or [None]
+            stats = [c.stats if c is not None else (4, 4, 4) for c in fits]
+            k = len(stats)
+            means = tuple(sum(st[i] for st in stats) / k for i in range(3))
+            hit = self._dude[chips] = (means, sum(max(st) for st in stats) / k)
+        return hit
+
+    def gear_bonus(self, chips: int) -> tuple[tuple[float, float, float], float]:
+        """(mean bonus per stat, mean best bonus) of the gear cards that $chips could pay for."""
+        hit = self._gear.get(chips)
+        if hit is None:
+            fits = self._fits(self.gear, chips)
+            bonuses = []
+            for c in fits:
+                b = [0, 0, 0]
+                for a in c.abilities:
+                    if a.timing != "static":
+                        continue
+                    for e in a.effects:
+                        if e.kind == "stat_mod" and e.target in (None, "self") and e.amount:
+                            if e.stat == "contested":
+                                b = [x + e.amount for x in b]
+                            elif e.stat in STAT_INDEX:
+                                b[STAT_INDEX[e.stat]] += e.amount
+                bonuses.append(b)
+            k = max(len(bonuses), 1)
+            means = tuple(sum(b[i] for b in bonuses) / k for i in range(3))
+            hit = self._gear[chips] = (means, sum(max(b) for b in bonuses) / k)
+        return hit
 
 
-def _p_win(margin: float) -> float:
-    return 1.0 / (1.0 + math.exp(-margin / 2.0))
+_PRIORS: dict[int, _Priors] = {}
+
+
+def _priors(view: View) -> _Priors:
+    cat = view.catalogue
+    pri = _PRIORS.get(id(cat))
+    if pri is None or pri.catalogue is not cat:
+        pri = _PRIORS[id(cat)] = _Priors(cat)
+    return pri
+
+
+def _guess(view: View, dude) -> tuple[list[float], list[float], float, float]:
+    """A guess at an opposing dude's final stats from what is visible: (each stat, each stat
+    if its player picked it — then it is likely its best —, its best stat, the variance)."""
+    pri = _priors(view)
+    shown = view.showing(dude)
+    var = 0.0
+    if dude.revealed:
+        plain = list(shown)
+        chosen = list(shown)
+        best_of = list(shown)
+    else:
+        means, best = pri.dude(dude.chips)
+        plain = [shown[i] + means[i] for i in range(3)]
+        chosen = [max(plain[i], shown[i] + best) for i in range(3)]
+        top = max(shown) + best
+        best_of = [max(v, top) for v in plain]
+        var += VAR_DUDE
+    for g in dude.gear:
+        if not g.revealed:
+            gm, gbest = pri.gear_bonus(g.chips)
+            for i in range(3):
+                plain[i] += gm[i]
+                chosen[i] += gbest
+                best_of[i] += gm[i]
+            var += VAR_GEAR
+    return plain, chosen, max(best_of), var
+
+
+def _estimate_opponent(view: View, dude, stat: int | None, chosen: bool = False, cache=None):
+    """A guess at an opposing dude's final stat from what is visible, with its variance.
+    `stat` None: its best stat. `chosen`: its player picked this stat (it is likely its best).
+    `cache`: a dict kept for one decision (the view does not change within it)."""
+    if cache is None:
+        g = _guess(view, dude)
+    else:
+        g = cache.get(dude.uid)
+        if g is None:
+            g = cache[dude.uid] = _guess(view, dude)
+    if stat is None:
+        return g[2], g[3]
+    return (g[1][stat] if chosen else g[0][stat]), g[3]
+
+
+def _p_win(margin: float, var: float = 4.0) -> float:
+    """Chance to come out ahead by `margin` with that much uncertainty (a logistic ~ normal)."""
+    x = -1.7 * margin / math.sqrt(var + VAR_HAND)
+    if x > 30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(x))
 
 
 class HeuristicBot:
@@ -46,10 +151,17 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, bluff: float = 0.08, accept: float = 0.25) -> None:
+    def __init__(
+        self, seed: int = 0, bluff: float = 0.08, accept: float = 0.25, call_bluff: float = 0.2
+    ) -> None:
         self.rng = random.Random(seed)
         self.bluff = bluff
         self.accept = accept
+        self.call_bluff = call_bluff
+        self.doubt = False  # this shootout: the challenger is suspected of bluffing
+        self.stall = 0  # my turns in a row that began with my stake within an ante of the last
+        self.last_stake = -1
+        self.last_turn = -1
 
     # --- estimates ------------------------------------------------------------------------
 
@@ -57,25 +169,83 @@ class HeuristicBot:
         st = view.true_stats(dude)
         return max(st) if stat is None else st[stat]
 
-    def _strength(self, view: View, dude, stat: int | None) -> float:
-        """My dude's margin over the best opposing estimate in the current shootout."""
+    def _p_shootout(self, view: View, dude, stat: int | None) -> float:
+        """My chance to win the current shootout against every opposing dude still in it."""
         mine = self._mine(view, dude, stat)
-        opp = []
+        low = view.rules.has("lowball")
+        c = view.challenger
+        p = 1.0
         for q in range(view.n):
             if q != view.player and view.in_shootout(q):
-                d = view.street_dude(q)
-                if stat is None:
-                    opp.append(max(_estimate_opponent(view, d, i) for i in range(3)))
-                else:
-                    opp.append(_estimate_opponent(view, d, stat))
-        if not opp:
-            return 10.0
-        if view.rules.has("lowball"):
-            return min(opp) - mine
-        return mine - max(opp)
+                chosen = q == c and not self.doubt
+                est, var = _estimate_opponent(view, view.street_dude(q), stat, chosen=chosen)
+                p *= _p_win(est - mine if low else mine - est, var)
+        return p
+
+    def _risk(self, view: View) -> float:
+        """How much risk to take, in antes: how far behind the leader I am, plus how long the
+        stakes have stood still (trading refused challenges decides nothing)."""
+        stakes = view.stakes
+        behind = max(max(stakes) - stakes[view.player], 0) / view.ante
+        return behind + max(self.stall - 3, 0)
 
     def _stat(self, view: View) -> int | None:
         return STAT_INDEX[view.contested] if view.contested else None
+
+    def _challenge_value(self, view: View, a: Action, cache=None) -> tuple[float, float, bool]:
+        """(expected chips, chance to win, whether anybody is expected to accept) of a challenge
+        with that dude and stat, relative to not challenging. Each opponent is expected to
+        accept with its best dude for the stat when, judging my dude from what it can see, the
+        fight looks worth it to them; a refused challenge wins the ante, an accepted one is
+        worth what the shootout is likely to pay."""
+        mine_card = view.card(a.dude)
+        st = view.true_stats(mine_card)
+        i = STAT_INDEX[a.stat] if a.stat else None
+        mine = max(st) if i is None else st[i]
+        low = view.rules.has("lowball")
+        if cache is None:
+            cache = {}
+        best = cache.get(("best", i))
+        if best is None:
+            best = cache["best", i] = self._best_opponents(view, i, low, cache)
+        ante = view.ante
+        if not best:
+            return (view.n - 1) * ante, 1.0, False
+        # how my dude looks to them: only what is public (showing, chips, concealed gear)
+        seen, seen_var = _estimate_opponent(view, mine_card, i, chosen=True, cache=cache)
+        my_risk = mine_card.chips + 0.5 * mine_card.printed.cost
+        p = 1.0
+        value = 0.0
+        fight = False
+        for est, var, d in best.values():
+            pq = _p_win(est - mine if low else mine - est, var)
+            p *= pq
+            q = _p_win(seen - est if low else est - seen, seen_var)  # their view of the fight
+            their_risk = d.chips + 0.5 * d.printed.cost
+            accepts = q >= self.accept and q * (2 * ante + my_risk) >= (1 - q) * their_risk - 1
+            if accepts and var == 0 and est == mine:
+                continue  # a known tie: the pot is split, nothing is decided
+            if accepts:
+                fight = True
+                bets = 2 * ante if pq > 0.7 else 0
+                value += pq * (ante + their_risk + bets) - (1 - pq) * (ante + my_risk + bets)
+            else:
+                value += ante
+        return value, p, fight
+
+    def _best_opponents(self, view: View, i: int | None, low: bool, cache: dict) -> dict:
+        """For each opponent, (estimate, variance, dude) of the saloon dude it would accept a
+        challenge on stat `i` with."""
+        me = view.player
+        best: dict[int, tuple[float, float, object]] = {}
+        for d in view.dudes():
+            if d.owner == me or d.in_street:
+                continue
+            est, var = _estimate_opponent(view, d, i, cache=cache)
+            old = best.get(d.owner)
+            if old is None or (est < old[0] if low else est > old[0]):
+                best[d.owner] = (est, var, d)
+        return best
 
     # --- choosing -------------------------------------------------------------------------
 
@@ -93,51 +263,58 @@ class HeuristicBot:
         )
 
     def _turn(self, view: View, legal: list[Action]) -> Action | None:
+        self.doubt = False
         me = view.player
-        stake = view.stakes[me]
-        reserve = 4 * view.ante
+        stakes = view.stakes
+        stake = stakes[me]
+        ante = view.ante
+        reserve = 3 * ante
         mine = view.my_dudes()
         kinds: dict[str, list[Action]] = {}
         for a in legal:
             kinds.setdefault(a.kind, []).append(a)
+        challenges = kinds.get("challenge")
         # the game ends when an ante cannot be covered: call for one while ahead
-        stakes = view.stakes
         if (
-            "challenge" in kinds
+            challenges
             and stake == max(stakes)
             and stakes.count(stake) == 1
-            and min(stakes) < view.ante
+            and min(stakes) < ante
             and not view.rules.has("last_man_standing")
         ):
-            return kinds["challenge"][0]
-        # challenge when a dude is clearly ahead on some stat
-        if "challenge" in kinds and stake >= view.ante * 2:
-            best, best_margin = None, 1.5
-            for a in kinds["challenge"]:
-                dude = view.card(a.dude)
-                st = view.true_stats(dude)
-                i = STAT_INDEX[a.stat] if a.stat else st.index(max(st))
-                opp = [
-                    _estimate_opponent(view, d, i) + 1
-                    for d in view.dudes()
-                    if d.owner != me and not d.in_street
-                ]
-                margin = st[i] - (max(opp) if opp else 0)
-                if view.rules.has("lowball"):
-                    margin = (min(opp) if opp else 99) - st[i]
-                if margin > best_margin:
-                    best, best_margin = a, margin
-            if best is not None and (len(mine) > 0):
-                gear_ready = any(len(d.gear) >= 1 for d in mine) or self.rng.random() < 0.3
-                if gear_ready or best_margin > 4:
-                    return best
-            # nothing clearly ahead: challenge anyway now and then, or the saloon stalls
-            if best is None and self.rng.random() < 0.2:
-                return max(
-                    kinds["challenge"], key=lambda a: max(view.true_stats(view.card(a.dude)))
-                )
-        # a dude if there are fewer than two in the saloon
-        if "play_dude" in kinds and len(mine) < 2:
+            return challenges[0]
+        # Trading refused challenges keeps the stakes where they are: a player behind needs
+        # shootouts, so the further behind, the longer the odds it will fight at.
+        if view.turn != self.last_turn:  # the turn's first decision
+            self.last_turn = view.turn
+            self.stall = self.stall + 1 if abs(stake - self.last_stake) <= ante else 0
+            self.last_stake = stake
+        behind = self._risk(view)
+        p_fight = max(0.5 - 0.04 * behind, 0.1)
+        # something to fight with first: challenging ends the actions
+        build = self._build(view, kinds, mine, stake, reserve)
+        if build is not None and view.actions_left > 1:
+            return build
+        best, best_score = None, -math.inf
+        if challenges and stake >= ante:
+            cache: dict = {}
+            for a in challenges:
+                value, p, fight = self._challenge_value(view, a, cache)
+                if p < 0.5 and not (fight and p >= p_fight):
+                    continue
+                score = value + (behind * ante * p if fight else 0.0)
+                if score > best_score:
+                    best, best_score = a, score
+        if best is not None:
+            return best
+        if build is not None:
+            return build
+        return kinds.get("end_actions", [legal[-1]])[0]
+
+    def _build(self, view: View, kinds, mine, stake: int, reserve: int) -> Action | None:
+        """Play a dude, gear or a kicker chip if one is worth it."""
+        me = view.player
+        if "play_dude" in kinds and len(mine) < 3:
             options = [a for a in kinds["play_dude"] if stake - a.chips >= reserve]
             if options:
 
@@ -152,7 +329,11 @@ class HeuristicBot:
 
                 return max(options, key=worth)
         if "play_gear" in kinds:
-            options = [a for a in kinds["play_gear"] if stake - a.chips >= reserve]
+            options = [
+                a
+                for a in kinds["play_gear"]
+                if stake - a.chips >= reserve and len(view.card(a.dude).gear) < 3
+            ]
             # concealed gear to bluff, on the dude with fewest gear
             options = [a for a in options if not a.revealed or self.rng.random() < 0.3]
             if options:
@@ -160,54 +341,88 @@ class HeuristicBot:
         if "as_gear" in kinds:
             return kinds["as_gear"][0]
         if "play_kicker" in kinds:
+            chips = dict(view.my_kicker_chips())
             for a in kinds["play_kicker"]:
-                chip = next(k for uid, k in view.my_kicker_chips() if uid == a.card)
+                chip = chips[a.card]
                 ev = sum(x[1] for x in chip.sides) / 2
                 dude = view.card(a.dude)
                 if (dude.owner == me and ev > 0) or (dude.owner != me and ev < 0):
                     return a
-        return kinds.get("end_actions", [legal[-1]])[0]
+        return None
 
     def _discard(self, view: View, legal: list[Action]) -> Action | None:
+        """Discard what cannot help soon, so the hand keeps turning over: cards dearer than
+        the stake, gear with nobody to carry it, a dude weaker than the three already in the
+        saloon, fortunes beyond two."""
         stake = view.stakes[view.player]
         hand = dict(view.hand())
-        have_dude = bool(view.my_dudes()) or any(d.is_dude for d in hand.values())
+        mine = view.my_dudes()
+        have_dude = bool(mine) or any(d.is_dude for d in hand.values())
+        weakest = min((max(d.defn.stats) for d in mine), default=0) if len(mine) >= 3 else -1
+        gear_room = any(len(d.gear) < 3 for d in mine)
+        fortunes = sorted((d.cost, uid) for uid, d in hand.items() if d.type == "fortune")
+        extra_fortunes = {uid for _, uid in fortunes[:-2]} if len(fortunes) > 2 else set()
         for a in legal:
             if a.kind != "discard":
                 continue
             d = hand[a.card]
-            if d.cost > stake or (d.type == "gear" and not have_dude and len(hand) >= 4):
+            if (
+                d.cost > stake
+                or a.card in extra_fortunes
+                or (d.type == "gear" and (not have_dude or (mine and not gear_room)))
+                or (d.is_dude and max(d.stats) <= weakest)
+            ):
                 return a
         return next((a for a in legal if a.kind == "end_turn"), legal[0])
 
     def _cold_challenge(self, view: View, legal: list[Action]) -> Action:
-        def margin(a: Action) -> float:
-            st = view.true_stats(view.card(a.dude))
-            return st[STAT_INDEX[a.stat]]
-
-        return max(legal, key=margin)
+        cache: dict = {}
+        return max(legal, key=lambda a: self._challenge_value(view, a, cache)[0])
 
     def _accept(self, view: View, legal: list[Action]) -> Action | None:
+        """Accept when the chance to win is worth the chips at risk: the ante is gone either
+        way, so accepting pays when p * (pot + their chips) beats (1 - p) * mine."""
         stat = self._stat(view)
-        best, best_p = None, 0.0
+        c = view.street_dude(view.challenger)
+        self.doubt = False
+        best, best_ev, best_p = self._best_accept(view, legal, stat, c, doubt=False)
+        # Refusing every challenge only trades antes back and forth: a player behind gains
+        # nothing from that, so the further behind the more risk it takes.
+        behind = self._risk(view)
+        slack = 1.0 + 0.5 * behind
+        floor = self.accept / (1.0 + 0.25 * behind)
+        if self.stall >= STALL_LIMIT:  # the game has stood still too long: any fight will do
+            slack, floor = math.inf, 0.0
+        if best is not None and best_ev >= -slack and best_p >= floor:
+            return best
+        # A concealed challenger may be bluffing: now and then call it, judging the dude as
+        # any dude its chips could pay for rather than the best one.
+        if not c.revealed and self.rng.random() < self.call_bluff:
+            alt, alt_ev, alt_p = self._best_accept(view, legal, stat, c, doubt=True)
+            if alt is not None and alt_ev >= -slack and alt_p >= floor:
+                self.doubt = True
+                return alt
+        if best is not None and all(a.kind == "accept" for a in legal):
+            return best
+        return next((a for a in legal if a.kind == "refuse"), best)
+
+    def _best_accept(self, view: View, legal: list[Action], stat, c, doubt: bool):
+        low = view.rules.has("lowball")
+        theirs, var = _estimate_opponent(view, c, stat, chosen=not doubt)
+        their_risk = c.chips + sum(g.chips for g in c.gear if g.revealed)
+        pot = view.pot
+        best, best_ev, best_p = None, -math.inf, 0.0
         for a in legal:
             if a.kind != "accept":
                 continue
             dude = view.card(a.dude)
             mine = self._mine(view, dude, stat)
-            c = view.street_dude(view.challenger)
-            theirs = (
-                max(_estimate_opponent(view, c, i) for i in range(3))
-                if stat is None
-                else _estimate_opponent(view, c, stat)
-            )
-            margin = theirs - mine if view.rules.has("lowball") else mine - theirs
-            p = _p_win(margin)
-            if p > best_p:
-                best, best_p = a, p
-        if best is not None and (best_p >= self.accept or all(a.kind == "accept" for a in legal)):
-            return best
-        return next((a for a in legal if a.kind == "refuse"), best)
+            p = _p_win(theirs - mine if low else mine - theirs, var)
+            risk = dude.chips + sum(g.chips for g in dude.gear if g.revealed)
+            ev = p * (pot + their_risk) - (1 - p) * (risk + 0.5 * dude.printed.cost)
+            if ev > best_ev:
+                best, best_ev, best_p = a, ev, p
+        return best, best_ev, best_p
 
     def _shotgun(self, view: View, legal: list[Action]) -> Action:
         shots = [a for a in legal if a.kind == "shotgun"]
@@ -218,7 +433,7 @@ class HeuristicBot:
     def _bet(self, view: View, legal: list[Action]) -> Action | None:
         me = view.player
         dude = view.street_dude(me)
-        p = _p_win(self._strength(view, dude, self._stat(view)))
+        p = self._p_shootout(view, dude, self._stat(view))
         owe = view.owe
         pot = view.pot
         by = {a.kind: a for a in legal}
@@ -253,7 +468,7 @@ class HeuristicBot:
     def _fortune(self, view: View, legal: list[Action]) -> Action | None:
         me = view.player
         dude = view.street_dude(me)
-        strength = self._strength(view, dude, self._stat(view))
+        p = self._p_shootout(view, dude, self._stat(view))
         stake = view.stakes[me]
         for a in legal:
             if a.kind == "as_fortune":
@@ -275,16 +490,23 @@ class HeuristicBot:
                     for ab in d.abilities
                     for e in ab.effects
                 )
-                if helps and (-6 < strength < 3) and (d.cost <= stake // 3 or stake == 0):
+                if helps and (0.1 < p < 0.8) and (d.cost <= stake // 3 or stake == 0):
                     return a
         return next(a for a in legal if a.kind == "pass_fortune")
 
     def _reinvest(self, view: View, legal: list[Action]) -> Action:
+        """Reinvest a dude worth keeping: a strong one, or when there is little else to fight
+        with (a reinvested dude costs what a fresh revealed one does)."""
+        stake = view.stakes[view.player]
         for a in legal:
             if a.kind == "reinvest":
                 d = view.card(a.dude)
-                stake = view.stakes[view.player]
-                if max(d.defn.stats) >= 6 and stake - (d.printed.cost - 1) >= 4 * view.ante:
+                price = max(d.printed.cost - 1, 0)
+                if stake - price < 3 * view.ante:
+                    break
+                best = max(d.defn.stats)
+                short = len(view.my_dudes()) < 2 and not any(c.is_dude for _, c in view.hand())
+                if best >= 6 or (short and best >= 4):
                     return a
         return next(a for a in legal if a.kind == "bury")
 

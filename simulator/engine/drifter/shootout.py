@@ -33,6 +33,30 @@ if TYPE_CHECKING:
     from simulator.engine.drifter.state import Card
 
 
+_NO_TARGET = (-1,)
+_NO_STAT = ("",)
+_CHOICES: dict[int, tuple[object, tuple[str | None, bool, bool]]] = {}
+
+
+def _choices(what, index: int) -> tuple[str | None, bool, bool]:
+    """What a fortune card (index < 0) or an ability asks its player to choose: (the kind of
+    card it copies — None if it copies nothing —, an opponent, a stat). Worked out once."""
+    hit = _CHOICES.get(id(what))
+    if hit is not None and hit[0] is what:
+        return hit[1]
+    effects = [e for a in what.abilities for e in a.effects] if index < 0 else list(what.effects)
+    copy_of = next((e.of or "" for e in effects if e.kind == "copy"), None)
+    shape = (
+        copy_of,
+        any(e.target == "chosen_opponent" for e in effects),
+        any(e.kind == "change_contested" and e.stat == "choose" for e in effects),
+    )
+    if len(_CHOICES) > 4096:  # copy cards make new definitions: keep the table small
+        _CHOICES.clear()
+    _CHOICES[id(what)] = (what, shape)
+    return shape
+
+
 class ShootoutSteps:
     """The challenge sequence of the rules, steps 1 to 5."""
 
@@ -229,6 +253,7 @@ class ShootoutSteps:
             dude.in_street = False
             self._end_shootout(draw=False)
             return
+        self.shootouts_contested += 1
         for q in self.shootout_players():
             d = self.sdude[q]
             if d.revealed:
@@ -244,6 +269,7 @@ class ShootoutSteps:
     # --- 2. betting rounds ----------------------------------------------------------------
 
     def _start_betting(self) -> None:
+        self.step += 1
         self.lead = self.lead_bettor()
         self.rb = 0
         self.contrib = [0] * self.n
@@ -372,6 +398,7 @@ class ShootoutSteps:
         return self.lead
 
     def _start_reveal(self) -> None:
+        self.step += 1
         self._current_lead()
         self.queue = [q for q in self.seats_from(self.lead) if self.in_shootout(q)]
         self.announced = []
@@ -425,6 +452,7 @@ class ShootoutSteps:
     # --- 4. fortune cards -----------------------------------------------------------------
 
     def _start_fortune(self) -> None:
+        self.step += 1
         self._current_lead()
         self.forder = [q for q in self.seats_from(self.lead) if self.in_shootout(q)]
         self.fidx = 0
@@ -455,25 +483,20 @@ class ShootoutSteps:
 
     def _choice_actions(self, kind: str, card: Card, what, index: int, opp: list[Card]):
         """One action per choice the card asks for (an opponent, a stat, a card to copy)."""
-        effects = (
-            [e for a in what.abilities for e in a.effects] if index < 0 else list(what.effects)
-        )
-        kinds = {e.kind for e in effects}
-        targets = [-1]
-        stats = [""]
-        if "copy" in kinds:
-            of = next(e.of for e in effects if e.kind == "copy")
-            targets = [c.uid for c in ab.copy_candidates(self, of or "any")][:4] or [-1]
-        elif any(e.target == "chosen_opponent" for e in effects) and len(opp) > 1:
+        copy_of, chooses_opponent, chooses_stat = _choices(what, index)
+        targets = _NO_TARGET
+        stats = _NO_STAT
+        if copy_of is not None:
+            targets = [c.uid for c in ab.copy_candidates(self, copy_of or "any")][:4] or [-1]
+        elif chooses_opponent and len(opp) > 1:
             targets = [d.uid for d in opp]
-        if any(e.kind == "change_contested" and e.stat == "choose" for e in effects):
-            stats = list(STATS)
+        if chooses_stat:
+            stats = STATS
+        ability = index if kind == "as_fortune" else -1
+        new = tuple.__new__
+        uid = card.uid
         return [
-            Action(kind, card=card.uid, target=t, stat=s, ability=index)
-            if kind == "as_fortune"
-            else Action(kind, card=card.uid, target=t, stat=s)
-            for t in targets
-            for s in stats
+            new(Action, (kind, uid, -1, False, 0, 0, s, t, ability)) for t in targets for s in stats
         ]
 
     def _do_play_fortune(self, a: Action) -> None:

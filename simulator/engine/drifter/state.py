@@ -29,6 +29,7 @@ from simulator.engine.drifter.view import View
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 BLUFF = 3  # the extra chips the action menu offers on a concealed card
+_NO_TARGET = (-1,)
 
 
 @dataclass(frozen=True)
@@ -171,7 +172,9 @@ class DrifterState(ShootoutSteps):
         self.badge = 0
         self.turns = 0
         self.pturns = [0] * n
-        self.shootouts = 0
+        self.shootouts = 0  # challenges issued
+        self.shootouts_contested = 0  # of them, the ones somebody accepted
+        self.step = 0  # betting rounds, reveal and fortune steps started (see apply)
         self.phase = "setup"
         self.actor = 0
         self.actions_left = 0
@@ -194,6 +197,13 @@ class DrifterState(ShootoutSteps):
         # every effect kind any card of this game carries (a copy only copies these)
         self.kinds_present = frozenset(
             e.kind for c in self.cards for a in c.printed.abilities for e in a.effects
+        )
+        # whether moving chips can switch an ability on or off (see apply)
+        self.chip_sensitive = any(
+            key in _CHIP_CONDITIONS
+            for c in self.cards
+            for a in c.printed.abilities
+            for key, _ in a.condition
         )
         self._rot = [tuple((start + i) % n for i in range(n)) for start in range(n)]
         self._setup()
@@ -612,77 +622,90 @@ class DrifterState(ShootoutSteps):
         return max(cost - 1, 0) if revealed else cost
 
     def _turn_menu(self) -> list[Action]:
+        # The hottest menu: actions are built as plain tuples in Action's field order
+        # (kind, card, dude, revealed, chips, amount, stat, target, ability).
         p = self.actor
         qs = self.rules.quick_start
         menu: list[Action] = []
+        add = menu.append
+        new = tuple.__new__
         stake = self.stake[p]
         if self.actions_left > 0 or not self.turn_limit:
             mine = self.dudes_of(p)
             for card in self.hand[p]:
-                t = card.printed.type
+                printed = card.printed
+                t = printed.type
                 if t == "fortune":
                     continue
-                cost = card.printed.cost
+                cost = printed.cost
+                face_up = cost - 1 if cost > 0 else 0
+                uid = card.uid
                 if t == "dude":
-                    if not qs and stake >= max(cost - 1, 0):
-                        menu.append(
-                            Action(
-                                "play_dude", card=card.uid, revealed=True, chips=max(cost - 1, 0)
-                            )
-                        )
+                    if not qs and stake >= face_up:
+                        add(new(Action, ("play_dude", uid, -1, True, face_up, 0, "", -1, -1)))
                     if stake >= cost:
-                        menu.append(Action("play_dude", card=card.uid, chips=cost))
+                        add(new(Action, ("play_dude", uid, -1, False, cost, 0, "", -1, -1)))
                         if not qs and stake >= cost + BLUFF:
-                            menu.append(Action("play_dude", card=card.uid, chips=cost + BLUFF))
+                            add(
+                                new(
+                                    Action,
+                                    ("play_dude", uid, -1, False, cost + BLUFF, 0, "", -1, -1),
+                                )
+                            )
                     continue
-                targets = [-1]
-                if card.printed.is_copy:
+                if not mine:
+                    continue
+                targets = _NO_TARGET
+                if printed.abilities and printed.is_copy:
                     of = next(
-                        e.of for a in card.printed.abilities for e in a.effects if e.kind == "copy"
+                        e.of for a in printed.abilities for e in a.effects if e.kind == "copy"
                     )
                     targets = [c.uid for c in ab.copy_candidates(self, of or "any")][:4] or [-1]
+                up = not qs and stake >= face_up
+                down = stake >= cost
                 for d in mine:
+                    du = d.uid
                     for tg in targets:
-                        if not qs and stake >= max(cost - 1, 0):
-                            menu.append(
-                                Action(
-                                    "play_gear",
-                                    card=card.uid,
-                                    dude=d.uid,
-                                    revealed=True,
-                                    chips=max(cost - 1, 0),
-                                    target=tg,
-                                )
-                            )
-                        if stake >= cost:
-                            menu.append(
-                                Action(
-                                    "play_gear", card=card.uid, dude=d.uid, chips=cost, target=tg
-                                )
-                            )
+                        if up:
+                            add(new(Action, ("play_gear", uid, du, True, face_up, 0, "", tg, -1)))
+                        if down:
+                            add(new(Action, ("play_gear", uid, du, False, cost, 0, "", tg, -1)))
             for d in mine:
-                if not d.revealed:
+                if not d.revealed or not d.defn.abilities:
                     continue
                 for i, a in enumerate(d.defn.abilities):
                     if a.timing == "as_gear" and ab.works(d, a) and self.once_free(d, i, a):
-                        menu.append(Action("as_gear", card=d.uid, ability=i))
+                        add(Action("as_gear", card=d.uid, ability=i))
             if self.chips[p]:
+                # room for kicker chips on each saloon dude (None: concealed, any value goes)
+                rooms = []
+                check_flag = self.has_statics and "cant_take_kicker" in self.kinds_present
+                for d in self.saloon:
+                    if check_flag and ab.has_flag(self, d, "cant_take_kicker"):
+                        continue
+                    if d.revealed:
+                        used = sum(c.defn.value for c in d.kickers)
+                        rooms.append((d.uid, ab.kicker_limit(self, d) - used))
+                    else:
+                        rooms.append((d.uid, None))
                 seen = set()
                 for k in self.chips[p]:
-                    if k.defn.code in seen:
+                    code = k.defn.code
+                    if code in seen:
                         continue
-                    seen.add(k.defn.code)
-                    for d in self.saloon:
-                        if self.kicker_fits(k, d):
-                            menu.append(Action("play_kicker", card=k.uid, dude=d.uid))
+                    seen.add(code)
+                    value = k.defn.value
+                    for du, room in rooms:
+                        if room is None or value <= room:
+                            add(new(Action, ("play_kicker", k.uid, du, False, 0, 0, "", -1, -1)))
             if self._may_challenge(p):
                 for d in mine:
                     if qs:
-                        menu.append(Action("challenge", dude=d.uid))
+                        add(Action("challenge", dude=d.uid))
                     else:
                         for st in STATS:
-                            menu.append(Action("challenge", dude=d.uid, stat=st))
-        menu.append(END_ACTIONS)
+                            add(new(Action, ("challenge", -1, d.uid, False, 0, 0, st, -1, -1)))
+        add(END_ACTIONS)
         return menu
 
     def _may_challenge(self, p: int) -> bool:
@@ -702,11 +725,23 @@ class DrifterState(ShootoutSteps):
         if self.events is not None:
             self.events.append(["act", self.actor, action.to_json()])
         self._menu = None
+        kind = action.kind
+        stat_cache, fx_cache = self.stat_cache, self.fx_cache
+        step = self.step
         self.stat_cache = self.fx_cache = None
-        getattr(self, "_do_" + action.kind)(action)
+        _DO[kind](self, action)
         self._menu = None
         self._advance()  # may leave the menu of the decision it stops at
-        self.stat_cache, self.fx_cache = {}, {}
+        if (
+            _STILL.get(kind) == self.phase
+            and step == self.step
+            and (kind not in _CHIPS_ONLY or not self.chip_sensitive)
+        ):
+            # the same step goes on and no card moved (only chips, or a card left a hand, or
+            # a choice was passed): every stat and effect worked out before still stands
+            self.stat_cache, self.fx_cache = stat_cache, fx_cache
+        else:
+            self.stat_cache, self.fx_cache = {}, {}
 
     def apply_for(self, player: int, action: Action) -> None:
         """`apply`, checking first that `player` is the one to act (for callers that know who)."""
@@ -942,6 +977,30 @@ class DrifterState(ShootoutSteps):
         new.stat_cache, new.fx_cache = {}, {}
         new.clone_shootout_from(self, cmap)
         return new
+
+
+# Actions that change no card in play as long as the step they are taken in goes on (the
+# gear announced in a reveal step turns up only when the step ends), with that step; the
+# betting actions among them move chips, and the ability conditions that read chips.
+_STILL = {
+    "check": "bet",
+    "bet": "bet",
+    "call": "bet",
+    "raise": "bet",
+    "discard": "discard",
+    "reveal_gear": "reveal",
+    "pass_reveal": "reveal",
+    "pass_fortune": "fortune",
+}
+_CHIPS_ONLY = frozenset({"check", "bet", "call", "raise"})
+_CHIP_CONDITIONS = frozenset({"all_in", "stake_at_most"})
+# kind -> the method carrying it out (one lookup instead of building a name per action)
+_DO = {
+    name[4:]: fn
+    for cls in reversed(DrifterState.__mro__)
+    for name, fn in vars(cls).items()
+    if name.startswith("_do_")
+}
 
 
 def _plain(x: Any) -> Any:

@@ -77,6 +77,22 @@ class View:
     def raises(self) -> int:
         return self._s.raises
 
+    @property
+    def turn(self) -> int:
+        """Turns taken so far in the game (every player's turn counts one)."""
+        return self._s.turns
+
+    @property
+    def actions_left(self) -> int:
+        """Actions the player to act has left this turn (public: everyone counts them)."""
+        s = self._s
+        return s.actions_left if s.turn_limit else 99
+
+    @property
+    def catalogue(self):
+        """Every card that exists (public knowledge: what a concealed card could be)."""
+        return self._s.cat
+
     def hand(self) -> list[tuple[int, CardDef]]:
         """The player's own hand: (instance id, card)."""
         return [(c.uid, c.printed) for c in self._s.hand[self.player]]

@@ -60,3 +60,48 @@ def test_registry_bot_factories_build_bots():
     spec = get_game("drifter")
     for name in ("random", "heuristic", "search"):
         assert spec.bots[name](0, 1).choose is not None
+
+
+def _heuristic_game(seats, seed):
+    g = new_game(seats, seed=seed, record=False)
+    bots = [HeuristicBot(seed * 2), HeuristicBot(seed * 2 + 1)]
+    accepted = challenges = 0
+    while not g.is_over:
+        action = bots[g.to_act].choose(g.view(g.to_act), g.legal_actions())
+        challenges += action.kind == "challenge"
+        accepted += action.kind == "accept"
+        g.apply(action)
+    return g, challenges, accepted
+
+
+def test_heuristic_games_end_well_before_the_turn_cap():
+    from simulator.engine.drifter import starter_seat
+
+    seats = [starter_seat("A", "HSD-S1"), starter_seat("B", "HSD-S2")]
+    turns = challenges = accepted = 0
+    for seed in range(30):
+        g, c, a = _heuristic_game(seats if seed % 2 else seats[::-1], seed)
+        assert not g.final()["cap_hit"]
+        turns += g.turns
+        challenges += c
+        accepted += a
+    assert turns / 30 < 60
+    assert accepted / challenges > 0.25  # refused challenges only trade antes back and forth
+
+
+def test_heuristic_accepts_a_challenge_it_is_likely_to_win():
+    g = fresh(11)
+    bots = [HeuristicBot(1), HeuristicBot(2)]
+    seen = []
+    while not g.is_over and len(seen) < 40:
+        p = g.to_act
+        view, legal = g.view(p), g.legal_actions()
+        action = bots[p].choose(view, legal)
+        if g.phase == "accept" and any(a.kind == "accept" for a in legal):
+            challenger = view.street_dude(view.challenger)
+            stat = bots[p]._stat(view)
+            _, _, chance = bots[p]._best_accept(view, legal, stat, challenger, doubt=False)
+            seen.append((chance, action.kind))
+        g.apply(action)
+    likely = [kind for p, kind in seen if p >= 0.6]
+    assert likely and all(kind == "accept" for kind in likely)
