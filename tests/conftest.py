@@ -58,3 +58,20 @@ def user_client(user):
     client = APIClient()
     client.force_authenticate(user)
     return client
+
+
+@pytest.fixture
+def wsgi_in_test_transaction():
+    """Let a raw WSGI client (schemathesis) call the app inside the test's transaction.
+
+    Django closes the connection at the end of every request; its test client switches that
+    off per request, and so does this fixture for the whole test.
+    """
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)

@@ -14,10 +14,10 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
 )
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 @schema.parametrize()
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-def test_catalogue_api_never_fails_on_generated_input(case, catalogue):
+def test_catalogue_api_never_fails_on_generated_input(case, catalogue, wsgi_in_test_transaction):
     case.call_and_validate(
         checks=[schemathesis.checks.not_a_server_error],
     )

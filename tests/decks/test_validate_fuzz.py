@@ -14,10 +14,12 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
 )
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 @schema.parametrize()
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-def test_stateless_validator_never_fails_on_generated_input(case, catalogue):
+def test_stateless_validator_never_fails_on_generated_input(
+    case, catalogue, wsgi_in_test_transaction
+):
     response = case.call()
     assert response.status_code < 500, response.text
     if response.status_code == 200 and case.method == "POST":
@@ -31,11 +33,10 @@ every_deck_endpoint = schemathesis.openapi.from_wsgi(
 ).include(path_regex=r"^/api/v1/(decks|pools|drafts)/")
 
 
-@pytest.mark.slow  # about 15 minutes on two cores: each operation reloads the catalogue
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 @every_deck_endpoint.parametrize()
 @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
-def test_deck_api_never_fails_on_generated_input(case, catalogue):
+def test_deck_api_never_fails_on_generated_input(case, catalogue, wsgi_in_test_transaction):
     from rest_framework.authtoken.models import Token
 
     from tests.factories import UserFactory
