@@ -6,7 +6,8 @@ PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run setup install test test-fast lint schema check bench browser clean help
+
+.PHONY: run setup install test test-slow test-fast lint schema check bench browser clean help
 
 help:
 	@echo "make run    - set up and start the web server (127.0.0.1:8000) and a Celery worker"
@@ -41,7 +42,11 @@ browser:
 	fi
 
 test: install browser
-	CELERY_FS_BROKER_DIR=$(CURDIR)/var/test-broker $(BIN)/pytest -p no:randomly -q
+	CELERY_FS_BROKER_DIR=$(CURDIR)/var/test-broker $(BIN)/pytest -q -m "not slow"
+
+# The long fuzz runs (schemathesis over every deck, pool and draft operation): on demand.
+test-slow: install
+	CELERY_FS_BROKER_DIR=$(CURDIR)/var/test-broker $(BIN)/pytest -q -m slow
 
 test-fast: install
 	$(BIN)/pytest -q -m "not e2e and not slow and not worker"

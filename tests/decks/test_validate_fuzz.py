@@ -33,6 +33,7 @@ every_deck_endpoint = schemathesis.openapi.from_wsgi(
 ).include(path_regex=r"^/api/v1/(decks|pools|drafts)/")
 
 
+@pytest.mark.slow  # every deck, pool and draft operation (PDFs, drafts): ~15 min; make test-slow
 @pytest.mark.django_db
 @every_deck_endpoint.parametrize()
 @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
