@@ -56,7 +56,9 @@ def prepare_rules(spec: GameSpec, fmt: str, variants: list[str]) -> PreparedRule
     if problems:
         raise RunRefused([p.as_dict() for p in problems])
     try:
-        rules = Rules(variants=frozenset(deck_variants) | frozenset(variants))
+        # Seat 0 always goes first; the seat rotation (runner.rotation) moves the decks, so
+        # each goes first once in every n consecutive games.
+        rules = Rules(variants=frozenset(deck_variants) | frozenset(variants), first_player=0)
     except RulesError as exc:
         raise refuse(str(exc), attr="variants") from None
     play = sorted(rules.variants - deck_variants)
@@ -157,12 +159,8 @@ def prepare_player(
     changed = bool(data.get("add") or data.get("remove"))
     for problem in formats.validate_deck(
         fmt=prepared.format, cards=cards, kicker_chips=chips, catalogue=engine_catalogue(),
-        pool=pool,
+        pool=pool, starter=source.startswith("starter:"),
     ):  # fmt: skip
-        if problem.code == "kicker_value" and source.startswith("starter:"):
-            # A starter comes with its own kicker chips (2, not $50: docs/cards.md); it is
-            # played as sold, every other rule of the format still applies.
-            continue
         error = problem.as_dict()
         error["attr"] = f"{attr}.{error['attr']}" if error.get("attr") else attr
         problems.append(error)

@@ -9,8 +9,9 @@ A run's *plan* is plain JSON (stored on the run row, sent to nobody: tasks take 
 `games` is the number of games of *each* matchup. Game `i` of every matchup is played with the
 same seed, `game_seed(seed, i)`, so results never depend on which worker played what, nor on
 the chunk size, and a what-if run compares decks on common random numbers. Seats rotate with
-`i` so every player sits in every seat (and, where seat order decides who acts first, goes
-first) equally often.
+`i` so every player sits in every seat, and goes first, once in every `n` consecutive games:
+seat 0 acts first in Quickdraw, Gunfighter and Duel, and a High Stakes Drifter plan fixes
+`first_player: 0` in its rules (adapters.prepare_rules).
 """
 
 from __future__ import annotations
@@ -59,29 +60,23 @@ def estimate_cost(game: str, bots: Iterable[str], n_seats: int = 2) -> float:
 
 @dataclass
 class GameFacts:
-    """What the report needs from one finished game, in seat numbers.
-
-    Every field comes from the engine: `final()` (winners, stakes, turns, shootouts) and, for
-    High Stakes Drifter, its narration events (cards played, shootouts).
-    """
+    """What the report needs from one finished game, in seat numbers, all from `final()`:
+    winners, who went first, stakes, turns, shootouts and, for High Stakes Drifter, the cards
+    each seat played and its shootout log (docs/game-record.md, "final")."""
 
     winners: list[int]
     first: int
     stakes: list[int] | None = None
     turns: int | None = None
     shootouts: int | None = None
-    # Card codes each seat played (None: the game reports no cards).
-    played: list[set[str]] | None = None
-    # One entry per shootout: (contested stat, {seat: chips won}, {seat: card codes in it}).
-    shootout_log: list[tuple[str | None, dict[int, int], dict[int, set[str]]]] = field(
-        default_factory=list
-    )
+    # Card codes each seat played, once each (None: the game reports no cards).
+    played: list[list[str]] | None = None
+    # The engine's shootout entries: stat, challenger, seats, winners, net, pot, cards.
+    shootout_log: list[dict[str, Any]] = field(default_factory=list)
 
 
 class GameDriver:
     """How the service drives one registered game; fixed-component games need nothing more."""
-
-    narrate = False
 
     def __init__(self, spec: GameSpec, catalogue: Any = None) -> None:
         self.spec = spec
@@ -99,7 +94,8 @@ class GameDriver:
         return self.spec.new_game(seats=seats, rules=rules, seed=seed, record=record)
 
     def facts(self, state: Any, first: int) -> GameFacts:
-        """Winners and the numbers `final()` reports, in seat numbers."""
+        """What `final()` reports, in seat numbers. `first` is the seat that was to act when
+        the game started, used when `final()` does not say who went first."""
         final = state.final()
         if "winners" in final:
             winners = [int(w) for w in final["winners"] or []]
@@ -107,19 +103,20 @@ class GameDriver:
             winner = final.get("winner")
             winners = [] if winner is None else [int(winner)]
         stakes = final.get("stakes")
+        played = final.get("cards_played")
         return GameFacts(
             winners=winners,
-            first=first,
+            first=int(final.get("first", first)),
             stakes=[int(s) for s in stakes] if stakes is not None else None,
             turns=final.get("turns"),
             shootouts=final.get("shootouts"),
+            played=[list(codes) for codes in played] if played is not None else None,
+            shootout_log=list(final.get("shootout_log") or []),
         )
 
 
 class DrifterDriver(GameDriver):
-    """High Stakes Drifter: Rules objects, Seat records, and facts read from the narration."""
-
-    narrate = True
+    """High Stakes Drifter: Rules objects, Seat records and the catalogue of the run."""
 
     def rules(self, rules: dict) -> Any:
         from simulator.engine.drifter import Rules
@@ -134,67 +131,10 @@ class DrifterDriver(GameDriver):
         return Seat.from_json(data)
 
     def new_game(self, seats: list, rules: Any, seed: int, record: bool) -> Any:
-        kwargs: dict[str, Any] = {"narrate": True}
+        kwargs: dict[str, Any] = {}
         if self.catalogue is not None:
             kwargs["catalogue"] = self.catalogue
         return self.spec.new_game(seats=seats, rules=rules, seed=seed, record=record, **kwargs)
-
-    def facts(self, state: Any, first: int) -> GameFacts:
-        facts = super().facts(state, first)
-        log = getattr(state, "log", None)
-        cards = getattr(state, "cards", None)
-        if log is None or cards is None:
-            return facts
-        code = [c.printed.code for c in cards]
-        owner = [c.owner for c in cards]
-        played: list[set[str]] = [set() for _ in range(len(state.seats))]
-        current: dict[str, Any] | None = None
-
-        def card_uid(ref: Any) -> int | None:
-            # Narration keeps a card as ("card", uid, name, revealed).
-            if isinstance(ref, (list, tuple)) and len(ref) >= 2 and ref[0] == "card":
-                return int(ref[1])
-            return None
-
-        def join(ref: Any) -> None:
-            uid = card_uid(ref)
-            if uid is not None and current is not None:
-                current["cards"].setdefault(owner[uid], set()).add(code[uid])
-
-        def close(won: dict[int, int]) -> None:
-            nonlocal current
-            if current is not None:
-                facts.shootout_log.append((current["stat"], won, current["cards"]))
-            current = None
-
-        for event in log:
-            kind = event[0]
-            if kind in ("play_dude", "play_gear", "as_gear", "play_fortune", "as_fortune"):
-                uid = card_uid(event[2])
-                if uid is not None:
-                    played[owner[uid]].add(code[uid])
-            if kind == "challenge":
-                current = {"stat": event[3], "cards": {}}
-                join(event[2])
-            elif kind == "contested" and current is not None:
-                current["stat"] = event[2]
-            elif kind in ("accept", "shotgun", "play_fortune", "as_fortune", "reveal_gear"):
-                join(event[2])
-            elif kind == "showdown":
-                for entry in event[1]:
-                    join(entry[1])
-            elif kind == "win":
-                winners, _pot, share, extra = event[1], event[2], event[3], event[4]
-                won = {int(q): share for q in winners}
-                if winners:
-                    won[int(winners[0])] += extra
-                close(won)
-            elif kind == "unopposed":
-                close({int(event[1]): int(event[2])})
-            elif kind == "pot_carried":
-                close({})
-        facts.played = played
-        return facts
 
 
 DRIVERS: dict[str, type[GameDriver]] = {"drifter": DrifterDriver}
@@ -277,18 +217,17 @@ def _record_game(agg: dict, matchup: list[int], order: list[int], facts: GameFac
                 card = entry["cards"].setdefault(code, _empty_card())
                 card["games"] += 1
                 card["wins"] += solo_win
-    for stat, won, cards in facts.shootout_log:
-        key = stat or "highest"
-        for seat in set(cards) | set(won):
-            if seat >= len(order):
-                continue
+    for shootout in facts.shootout_log:
+        key = shootout["stat"] or "highest"  # quick-start: each dude's highest stat
+        for seat, chips, cards in zip(
+            shootout["seats"], shootout["net"], shootout["cards"], strict=True
+        ):
             entry = agg["positions"][order[seat]]
             pair = entry["shootouts_by_stat"].setdefault(key, [0, 0])
             pair[1] += 1
-            chips = won.get(seat, 0)
-            if chips > 0:
+            if seat in shootout["winners"]:
                 pair[0] += 1
-            for code in cards.get(seat, ()):
+            for code in cards:
                 card = entry["cards"].setdefault(code, _empty_card())
                 card["shootouts"] += 1
                 card["chips"] += chips

@@ -208,3 +208,31 @@ def test_format_names_are_canonical():
         "stud",
         "on_your_lonesome",
     }
+
+
+def test_a_starter_deck_as_sold_is_legal_though_its_kicker_chips_are_not_worth_50(mini):
+    two_chips = {"TST-K01": 1, "TST-K02": 1}
+    assert codes(check(mini, chips=two_chips)) == ["kicker_value"]
+    assert check(mini, chips=two_chips, starter=True) == []
+
+
+def test_the_starter_allowance_waives_the_kicker_chip_rule_and_no_other(mini):
+    cards = {**commons(count=17), code(41): 2}  # 53 cards, two copies of a rare
+    problems = check(mini, cards=cards, chips={"TST-K01": 1}, starter=True)
+    assert codes(problems) == ["copy_limit", "deck_size"]
+    assert codes(check(mini, fmt="stud", chips={"TST-K01": 1}, starter=True)) == ["pool_required"]
+
+
+def test_every_starter_deck_of_the_catalogue_is_legal_as_sold():
+    from simulator.engine.drifter.cards import load_catalogue
+
+    catalogue = load_catalogue()
+    starters = [st for s in catalogue.sets for st in s.starters]
+    assert starters
+    for st in starters:
+        chips: dict[str, int] = {}
+        for chip_code in st.kicker_chips:
+            chips[chip_code] = chips.get(chip_code, 0) + 1
+        deck = {"fmt": "standard", "cards": dict(st.cards), "kicker_chips": chips}
+        assert validate_deck(**deck, catalogue=catalogue, starter=True) == [], st.code
+        assert codes(validate_deck(**deck, catalogue=catalogue)) == ["kicker_value"], st.code

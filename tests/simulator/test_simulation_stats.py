@@ -131,3 +131,83 @@ def test_histogram_bins_and_quantiles():
     assert bins[0]["low"] == 1
     assert stats.quantiles(counts, (0.5,)) == [1]
     assert stats.mean_of(counts) == pytest.approx(3.5)
+
+
+def _drifter_plan(labels, games, bot="random"):
+    from simulator.adapters import prepare_rules
+    from simulator.engine import drifter
+    from simulator.engine.core import get_game
+
+    starters = ["HSD-S1", "HSD-S2"]
+    players = [
+        {"label": label, "bot": bot, "seat": drifter.starter_seat(label, starters[i % 2]).to_json()}
+        for i, label in enumerate(labels)
+    ]
+    return {
+        "game": "drifter",
+        "rules": prepare_rules(get_game("drifter"), "standard", []).rules,
+        "seed": 12,
+        "games": games,
+        "players": players,
+        "matchups": [list(range(len(labels)))],
+        "pairs": [],
+    }
+
+
+@pytest.mark.parametrize(("table", "games"), [(2, 4), (3, 6), (3, 5)])
+def test_drifter_decks_go_first_exactly_equally_often(db, table, games):
+    plan = _drifter_plan("ABC"[:table], games=games)
+    assert plan["rules"]["first_player"] == 0
+    positions = play_chunk(plan, 0, games).aggregate["matchups"][0]["positions"]
+    firsts = [p["first_games"] for p in positions]
+    if games % table == 0:
+        assert firsts == [games // table] * table
+    else:  # every n consecutive games give each deck the badge once: at most one apart
+        assert sum(firsts) == games and max(firsts) - min(firsts) == 1
+    assert [p["first_games"] + p["other_games"] for p in positions] == [games] * table
+
+
+def test_the_first_player_comes_from_final(db):
+    from simulator.runner import driver_for
+
+    plan = _drifter_plan("AB", games=1)
+    driver = driver_for("drifter")
+    rules = driver.rules(plan["rules"])
+    for i in range(4):
+        order = rotation(i, 2)
+        seats = [driver.seat(plan["players"][e]) for e in order]
+        state = driver.new_game(seats, rules, game_seed(12, i), False)
+        assert state.log is None  # no narration: the statistics come from final()
+        assert driver.facts(state, first=1).first == state.final()["first"] == 0
+
+
+def test_shootout_and_card_statistics_come_from_the_engines_final():
+    from simulator.engine.core import get_game
+    from simulator.runner import DrifterDriver, _record_game, empty_matchup
+    from tests.simulator.engine.drifter.factory import act, code, find
+    from tests.simulator.engine.drifter.test_final_facts import standard
+
+    g = standard()  # Sam (seat 0) challenges Jane on skill
+    act(g, "bet", amount=10)
+    act(g, "call")
+    act(g, "reveal_gear", card=find(g, 0, "Six-Gun"))
+    act(g, "reveal_gear", card=find(g, 1, "Lucky Coin"))
+    act(g, "check")
+    act(g, "check")
+    act(g, "play_fortune", card=find(g, 0, "Quick Draw"))
+    act(g, "play_fortune", card=find(g, 1, "Bad Omen"))
+    act(g, "reinvest", dude=g.sdude[0].uid)
+    facts = DrifterDriver(get_game("drifter")).facts(g, first=0)
+    agg = empty_matchup(2)
+    # Matchup position 1 sits in seat 0 (Sam), position 0 in seat 1 (Jane).
+    _record_game(agg, [0, 1], [1, 0], facts)
+    sam, jane = agg["positions"][1], agg["positions"][0]
+    assert sam["shootouts_by_stat"] == {"skill": [1, 1]}
+    assert jane["shootouts_by_stat"] == {"skill": [0, 1]}
+    # Chips won per shootout is the net figure: Sam +24, Jane -24 (the pot was 52).
+    for code_ in (code(1), code(10), code(20)):
+        assert sam["cards"][code_] == {
+            "games": 1, "wins": 0, "shootouts": 1, "chips": 24, "chips_sq": 576
+        }  # fmt: skip
+    assert jane["cards"][code(11)]["chips"] == -24
+    assert set(jane["cards"]) == {code(2), code(11), code(21)}

@@ -9,7 +9,10 @@ from typing import Any
 
 from simulator.engine.core.errors import RecordError
 
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+# Version 1 records (before High Stakes Drifter's `first_player` rule and richer final) still
+# read: a game that does not know a newer key replays them as they were written.
+READABLE_VERSIONS = (1, 2)
 
 
 def canonical_json(data: Any) -> str:
@@ -31,11 +34,12 @@ class GameRecord:
     seed: int
     events: list = field(default_factory=list)
     final: dict | None = None
+    version: int = RECORD_VERSION
 
     def to_json(self) -> dict:
         """The record as a JSON-able dict with a checksum over everything else."""
         body = {
-            "version": RECORD_VERSION,
+            "version": self.version,
             "game": self.game,
             "rules": self.rules,
             "seats": self.seats,
@@ -51,7 +55,7 @@ class GameRecord:
         """Parse and verify a record; RecordError if malformed or its checksum does not match."""
         if not isinstance(data, dict):
             raise RecordError("a game record is a JSON object")
-        if data.get("version") != RECORD_VERSION:
+        if data.get("version") not in READABLE_VERSIONS:
             raise RecordError(f"unsupported record version {data.get('version')!r}")
         missing = {"game", "rules", "seats", "seed", "events", "checksum"} - data.keys()
         if missing:
@@ -71,4 +75,5 @@ class GameRecord:
             seed=data["seed"],
             events=data["events"],
             final=data.get("final"),
+            version=data["version"],
         )

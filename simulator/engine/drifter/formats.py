@@ -15,6 +15,10 @@ Formats (docs/decks.md has the full reasoning):
   card and chip must come from the sealed pool.
 - ``draw``: the deck is the 54 cards and six kicker chips drafted: exactly the pool.
 
+Starter decks (``validate_deck(..., starter=True)``): "Players can use the deck of cards provided
+in the Starter Set", so a starter played with the kicker chips it is sold with is legal though
+they are not worth $50 (a starter holds two chips); every other rule still applies to its cards.
+
 Variants combine ("players may combine variant rules any way they choose"), e.g.
 ``stud+on_your_lonesome``; two copy-limit variants, or Stud with Draw, conflict. Copies are
 counted by card name, so a reprint in another set counts against the same limit.
@@ -181,11 +185,14 @@ def validate_deck(
     catalogue: Catalogue,
     pool: Pool | None = None,
     owned: Pool | None = None,
+    starter: bool = False,
 ) -> list[Problem]:
     """Every problem that keeps the deck from being legal in `fmt` (empty list: legal).
 
     `cards` and `kicker_chips` map codes to quantities. `pool` is the sealed (Stud) or drafted
     (Draw) pool; `owned`, when given, is what the player owns and adds `not_owned` problems.
+    `starter=True` says the deck is a starter deck with the kicker chips it is sold with: the
+    starter allowance waives the $50 kicker-chip rule for it (and only that rule).
     If the format itself is unknown or conflicting, the format-dependent rules are skipped
     (they have no meaning) but every other problem is still reported.
     """
@@ -287,7 +294,7 @@ def validate_deck(
                 )
             )
 
-    if not variants & POOL_FORMATS and chip_value != KICKER_VALUE:
+    if not variants & POOL_FORMATS and chip_value != KICKER_VALUE and not starter:
         problems.append(
             Problem(
                 "kicker_value",

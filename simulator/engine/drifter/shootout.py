@@ -80,6 +80,10 @@ class ShootoutSteps:
         self.fpasses = 0
         self.reinvest_queue: list[int] = []
         self.player_marks = []
+        # for final()'s shootout log: each seat's card codes in it, pot shares, who won
+        self.shot_cards: list[list[str]] = [[] for _ in range(n)]
+        self.pot_share = [0] * n
+        self.shot_winners: list[int] = []
 
     def clone_shootout_from(self, other, cmap) -> None:
         self.sdude = [cmap[d.uid] if d is not None else None for d in other.sdude]
@@ -91,6 +95,31 @@ class ShootoutSteps:
         self.contrib = list(other.contrib)
         self.forder = list(other.forder)
         self.reinvest_queue = list(other.reinvest_queue)
+        self.shot_cards = [list(x) for x in other.shot_cards]
+        self.pot_share = list(other.pot_share)
+        self.shot_winners = list(other.shot_winners)
+
+    def in_shootout_card(self, p: int, card: Card) -> None:
+        """`card` (a dude, its gear, a fortune) is p's in this shootout: once per code."""
+        code = card.printed.code
+        if code not in self.shot_cards[p]:
+            self.shot_cards[p].append(code)
+
+    def _log_shootout(self) -> None:
+        """One entry of final()'s shootout log, made when the shootout is over."""
+        c = self.challenger
+        seats = [q for q in self.seats_from(c) if self.sdude[q] is not None]
+        self.shootout_log.append(
+            {
+                "stat": self.contested,
+                "challenger": c,
+                "seats": seats,
+                "winners": list(self.shot_winners),
+                "net": [self.holdings(q) - self.held_at_ante[q] for q in seats],
+                "pot": [self.pot_share[q] for q in seats],
+                "cards": [list(self.shot_cards[q]) for q in seats],
+            }
+        )
 
     # --- who is in ------------------------------------------------------------------------
 
@@ -188,6 +217,9 @@ class ShootoutSteps:
         self.street.append(dude)
         dude.in_street = True
         self.sdude[p] = dude
+        self.in_shootout_card(p, dude)
+        for g in dude.gear:
+            self.in_shootout_card(p, g)
         ab.trigger(self, dude, "on_enter_street", dude)
         for g in dude.gear:
             ab.trigger(self, g, "on_enter_street", dude)
@@ -246,6 +278,8 @@ class ShootoutSteps:
             # Nobody accepted: the challenger takes the pot and the dude goes back to the saloon.
             dude = self.sdude[c]
             self.note("unopposed", c, self.pot)
+            self.pot_share[c] = self.pot
+            self.shot_winners = [c]
             self.stake[c] += self.pot
             self.pot = 0
             self.street.remove(dude)
@@ -509,6 +543,7 @@ class ShootoutSteps:
         card.revealed = True
         card.in_street = True
         self.fortunes.append(card)
+        self.mark_played(p, card)
         self._resolve_copy(card, a.target)
         if self.log is not None:
             self.note("play_fortune", p, card, cost, self.sdude[p], self.stats(self.sdude[p]))
@@ -576,8 +611,11 @@ class ShootoutSteps:
             share, extra = divmod(self.pot, len(winners))
             for q in winners:
                 self.stake[q] += share
+                self.pot_share[q] = share
             # winners are listed clockwise from the challenger: the first gets the odd chips
             self.stake[winners[0]] += extra
+            self.pot_share[winners[0]] += extra
+            self.shot_winners = list(winners)
             self.note("win", winners, self.pot, share, extra)
             self.pot = 0
         self._after_showdown(winners)
@@ -685,6 +723,7 @@ class ShootoutSteps:
 
     def _end_shootout(self, draw: bool) -> None:
         challenger = self.challenger
+        self._log_shootout()
         for d in self.all_dudes():
             d.in_street = False
             if d.marks:

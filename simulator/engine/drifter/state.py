@@ -146,6 +146,8 @@ class DrifterState(ShootoutSteps):
             raise RulesError(f"High Stakes Drifter is for 2 to 8 players, not {n}")
         if rules.quick_start and n != 2:
             raise RulesError("the quick-start rules are for two players")
+        if rules.first_player is not None and rules.first_player >= n:
+            raise RulesError(f"first_player {rules.first_player} is not a seat of {n} players")
         self.cat = catalogue
         self.rules = rules
         self.seats = list(seats)
@@ -187,6 +189,14 @@ class DrifterState(ShootoutSteps):
         self.cap_hit = False
         self.end_reason = ""
         self.winners: list[int] = []
+        self.first = 0
+        # Per-game facts for final(), kept as the game goes (docs/game-record.md "final"):
+        # codes each seat played, in order, once each; one entry per challenge issued; each
+        # seat's chips (stake + chips on its cards) when the antes were taken.
+        self.played: list[list[str]] = [[] for _ in range(n)]
+        self.played_codes: list[set[str]] = [set() for _ in range(n)]
+        self.shootout_log: list[dict] = []
+        self.held_at_ante = [0] * n
         self.cold_turns_left = 0
         self._menu: list[Action] | None = None
         self.stat_cache: dict[int, list[int]] | None = None  # on between actions only
@@ -245,7 +255,7 @@ class DrifterState(ShootoutSteps):
         n, rules = self.n, self.rules
         if rules.quick_start:
             self.deck[0][:] = self.chance.shuffle(self.deck[0], "deck")
-            first = self.chance.choice_index(n, "first")
+            first = self._first_player()
             for i in range(n):
                 self._starting_hand((first + i) % n)
         else:
@@ -253,14 +263,21 @@ class DrifterState(ShootoutSteps):
                 self.deck[p][:] = self.chance.shuffle(self.deck[p], f"deck{p}")
             for p in range(n):
                 self._starting_hand(p)
-            first = self.chance.choice_index(n, "first")
+            first = self._first_player()
         self.badge = first
+        self.first = first
         self.note("badge", first)
         if rules.has(COLD_HANDS):
             self._cold_round()
         else:
             self._start_turn(first)
         self._advance()
+
+    def _first_player(self) -> int:
+        """The seat the rules fix, else a random one (a recorded pick)."""
+        if self.rules.first_player is not None:
+            return self.rules.first_player
+        return self.chance.choice_index(self.n, "first")
 
     def _starting_hand(self, p: int) -> None:
         self.draw(p, self.rules.hand_size)
@@ -399,8 +416,26 @@ class DrifterState(ShootoutSteps):
                 self._attach_gear(p, card, dude, True, 0)
             return
 
+    def mark_played(self, p: int, card: Card) -> None:
+        """`p` played `card` or put it into play: remembered once per code for final()."""
+        code = card.printed.code
+        if code not in self.played_codes[p]:
+            self.played_codes[p].add(code)
+            self.played[p].append(code)
+        if self.shooting and (card.in_street or (card.host is not None and card.host.in_street)):
+            self.in_shootout_card(p, card)
+
+    def holdings(self, p: int) -> int:
+        """`p`'s chips: the stake plus the chips on p's cards in play."""
+        total = self.stake[p]
+        for d in self.all_dudes():
+            if d.owner == p:
+                total += d.chips + sum(g.chips for g in d.gear)
+        return total + sum(f.chips for f in self.fortunes if f.owner == p)
+
     def _enter_saloon(self, p: int, card: Card, revealed: bool, chips: int) -> None:
         card.chips = chips
+        self.mark_played(p, card)
         self.saloon.append(card)
         self.note("play_dude", p, card, revealed, chips)
         if revealed:
@@ -420,6 +455,7 @@ class DrifterState(ShootoutSteps):
         card.host = dude
         card.revealed = revealed
         dude.gear.append(card)
+        self.mark_played(p, card)
         self._resolve_copy(card, target)
         self.note("play_gear", p, card, dude, revealed, chips)
         ab.trigger(self, card, "on_play", dude, target)
@@ -581,6 +617,7 @@ class DrifterState(ShootoutSteps):
         if not lms and any(x < ante for x in self.stake):
             self._end_game("a player cannot cover the ante")
             return False
+        self.held_at_ante = [self.holdings(p) for p in range(self.n)]
         for p in range(self.n):
             x = min(ante, self.stake[p])
             self.stake[p] -= x
@@ -864,7 +901,8 @@ class DrifterState(ShootoutSteps):
         ).to_json()
 
     def final(self) -> dict:
-        """The end state in brief: stakes, winners, turns, shootouts, whether the cap ended it."""
+        """The end state in brief: stakes, winners, turns, shootouts, whether the cap ended it,
+        who went first, the cards each seat played and every shootout (docs/game-record.md)."""
         return {
             "over": self.over,
             "stakes": list(self.stake),
@@ -873,6 +911,19 @@ class DrifterState(ShootoutSteps):
             "shootouts": self.shootouts,
             "cap_hit": self.cap_hit,
             "reason": self.end_reason,
+            "first": self.first,
+            "cards_played": [list(codes) for codes in self.played],
+            "shootout_log": [
+                {
+                    **entry,
+                    "seats": list(entry["seats"]),
+                    "winners": list(entry["winners"]),
+                    "net": list(entry["net"]),
+                    "pot": list(entry["pot"]),
+                    "cards": [list(codes) for codes in entry["cards"]],
+                }
+                for entry in self.shootout_log
+            ],
         }
 
     def view(self, player: int) -> View:
@@ -971,6 +1022,10 @@ class DrifterState(ShootoutSteps):
         new.used_once = set(self.used_once)
         new.redrawn = list(self.redrawn)
         new.winners = list(self.winners)
+        new.played = [list(x) for x in self.played]
+        new.played_codes = [set(x) for x in self.played_codes]
+        new.shootout_log = list(self.shootout_log)  # entries are never changed once logged
+        new.held_at_ante = list(self.held_at_ante)
         new.events = None
         new.log = None
         new._menu = self._menu  # the same position has the same menu (immutable actions)

@@ -55,6 +55,8 @@ class Rules:
     actions_per_turn: int = 3
     max_raises: int = 3
     max_turns: int = 400
+    # The seat that gets the badge first; None draws it at random (a recorded chance event).
+    first_player: int | None = None
 
     def __post_init__(self) -> None:
         names = frozenset(variant_name(v) for v in self.variants)
@@ -65,6 +67,9 @@ class Rules:
                 raise RulesError(f"{key} must be a positive whole number, not {value!r}")
         if type(self.max_raises) is not int or self.max_raises < 0:
             raise RulesError("max_raises must be a whole number")
+        first = self.first_player
+        if first is not None and (type(first) is not int or first < 0):
+            raise RulesError(f"first_player must be a seat number or None, not {first!r}")
         if self.ante > self.starting_stake:
             raise RulesError("the ante cannot exceed the starting stake")
         if self.quick_start and names:
@@ -91,6 +96,7 @@ class Rules:
             "actions_per_turn": self.actions_per_turn,
             "max_raises": self.max_raises,
             "max_turns": self.max_turns,
+            "first_player": self.first_player,
         }
 
     @classmethod
