@@ -50,6 +50,7 @@ def generate(n: int) -> None:
         dude = kind == "dude"
         card = Card(
             card_set=gen,
+            set_order=gen.order,
             number=i,
             code=f"GEN-{i:05d}",
             name=f"{rng.choice(FIRST)} {rng.choice(LAST)} {i}",

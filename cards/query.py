@@ -106,7 +106,7 @@ _SORTS = {
     "kl": ("kicker_limit",),
     "type": ("type",),
     "faction": ("faction",),
-    "set": ("card_set__order", "card_set__code", "number"),
+    "set": ("set_order", "card_set__code", "number"),
 }
 _NULLABLE = {"smarts", "skill", "luck", "kicker_limit"}
 _LOOKUPS = {"<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}

@@ -57,13 +57,14 @@ def catalogue_load(*, directory: Path | None = None) -> LoadResult:
     existing = {c.code: c for c in Card.objects.all()}
     new, changed = [], []
     fields = [
-        "card_set", "number", "name", "type", "is_copy", "faction", "rarity", "cost",
+        "card_set", "set_order", "number", "name", "type", "is_copy", "faction", "rarity", "cost",
         "smarts", "skill", "luck", "kicker_limit", "text", "flavor", "abilities",
     ]  # fmt: skip
     raw_abilities = _raw_abilities(directory)
     for c in catalogue.cards:
         values = {
             "card_set": sets[c.set_code],
+            "set_order": sets[c.set_code].order,
             "number": c.number,
             "name": c.name,
             "type": c.type,

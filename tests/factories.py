@@ -35,6 +35,7 @@ class CardFactory(factory.django.DjangoModelFactory):
         model = Card
 
     card_set = factory.SubFactory(CardSetFactory)
+    set_order = factory.LazyAttribute(lambda c: c.card_set.order)
     number = factory.Sequence(lambda n: n + 1)
     code = factory.LazyAttribute(lambda c: f"{c.card_set.code}-{c.number:03d}")
     name = factory.Sequence(lambda n: f"Test Dude {n}")

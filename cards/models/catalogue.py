@@ -49,6 +49,9 @@ class Card(models.Model):
         PROMO = "promo", "Promotional"
 
     card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="cards")
+    # The set's `order`, copied here so collector order (set order, number) is one indexed
+    # column pair instead of a join and a sort of every match; kept by catalogue_load.
+    set_order = models.PositiveSmallIntegerField(default=1)
     number = models.PositiveSmallIntegerField()
     code = models.CharField(max_length=16, unique=True)
     name = models.CharField(max_length=100, db_index=True)
@@ -66,11 +69,14 @@ class Card(models.Model):
     abilities = models.JSONField(default=list, blank=True)
 
     class Meta:
-        ordering = ["card_set__order", "number"]
+        ordering = ["set_order", "number"]
         constraints = [
             models.UniqueConstraint(fields=["card_set", "number"], name="card_unique_number"),
         ]
-        indexes = [models.Index(Upper("name"), name="card_name_upper")]
+        indexes = [
+            models.Index(Upper("name"), name="card_name_upper"),
+            models.Index(fields=["set_order", "number"], name="card_collector_order"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} [{self.code}]"

@@ -107,7 +107,7 @@ def test_sort_collects_fields_in_order_with_name_and_code_as_tiebreaks():
     assert parse_query("sort:-name").ordering == ("-name", "code")
     assert parse_query("sort:kl").ordering == ("kicker_limit", "name", "code")
     assert parse_query("sort:set").ordering == (
-        "card_set__order",
+        "set_order",
         "card_set__code",
         "number",
         "name",
