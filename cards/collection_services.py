@@ -8,6 +8,7 @@ clicks (or a click during an import) never lose an update.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,7 @@ from cards.models import (
 )
 from cards.models.collection import MAX_QUANTITY
 from config.api import DomainError
+from simulator.engine.drifter.sealed import open_booster
 
 
 class CollectionImportError(DomainError):
@@ -657,3 +659,20 @@ def _delete_scan_files(scan: CardScan) -> None:
     for f in (scan.image, scan.thumbnail):
         if f:
             f.storage.delete(f.name)
+
+
+def practice_booster(set_code: str, seed: int | None) -> dict:
+    """Open one seeded booster of a set from the database catalogue; touches no collection."""
+    from decks.catalogue import engine_catalogue
+
+    catalogue = engine_catalogue()
+    if set_code not in {x.code for x in catalogue.sets}:
+        raise DomainError(f"No set {set_code!r}.", code="unknown_set", attr="set")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    booster = open_booster(catalogue, set_code, random.Random(seed))
+    return {
+        "set": set_code,
+        "seed": seed,
+        **{k: v for k, v in booster.to_json().items() if k != "set"},
+    }

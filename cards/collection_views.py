@@ -14,8 +14,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cards import collection_selectors, collection_services, scans
-from cards.api.collection_views import export_response, practice_booster
-from cards.collection_services import CollectionImportError
+from cards.api.collection_views import export_response
+from cards.collection_services import CollectionImportError, practice_booster
 from cards.models import Card, CardScan, CardSet, Collection, Condition, KickerChip, StarterDeck
 from cards.query import QuerySyntaxError
 from config.api import DomainError

@@ -112,9 +112,10 @@ def build_replay(record: dict, catalogue: Any = None) -> Replay:
     game = record.get("game")
     if game == "drifter":
         if catalogue is None:
-            from simulator.engine.drifter.cards import load_catalogue
+            # The same catalogue the simulation played with (the database's), not the files.
+            from decks.catalogue import engine_catalogue
 
-            catalogue = load_catalogue()
+            catalogue = engine_catalogue()
         return _drifter(record, catalogue)
     spec = get_game(str(game))
     module = __import__(spec.replay.__module__, fromlist=["narrate"])

@@ -7,8 +7,6 @@ trade list when the owner made it public (then read-only).
 
 from __future__ import annotations
 
-import random
-
 from django.contrib.auth import get_user_model
 from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
@@ -40,8 +38,6 @@ from cards.models import (
     WishlistEntry,
 )
 from config.api import DomainError
-from simulator.engine.drifter.cards import load_catalogue
-from simulator.engine.drifter.sealed import open_booster
 
 ERRORS = OpenApiResponse(description='{"errors": [{"code", "detail", "attr"}]}')
 IMPORT_ERRORS = OpenApiResponse(
@@ -521,21 +517,6 @@ class TradeMatchView(APIView):
         return Response(s.TradeMatchSerializer({"user": them.get_username(), **matches}).data)
 
 
-def practice_booster(set_code: str, seed: int | None) -> dict:
-    """Open one booster of a set from the engine's catalogue, seeded; touches no collection."""
-    catalogue = load_catalogue()
-    if set_code not in {x.code for x in catalogue.sets}:
-        raise DomainError(f"No set {set_code!r}.", code="unknown_set", attr="set")
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    booster = open_booster(catalogue, set_code, random.Random(seed))
-    return {
-        "set": set_code,
-        "seed": seed,
-        **{k: v for k, v in booster.to_json().items() if k != "set"},
-    }
-
-
 class PracticeBoosterView(APIView):
     """Open a practice booster: generated from the set's layout, never added to a collection."""
 
@@ -560,4 +541,4 @@ class PracticeBoosterView(APIView):
             if not 0 <= seed < 2**63:
                 raise DomainError("seed is from 0 to 2**63 - 1.", code="invalid", attr="seed")
         set_code = request.query_params.get("set", "").upper()
-        return Response(practice_booster(set_code, seed))
+        return Response(collection_services.practice_booster(set_code, seed))
