@@ -118,9 +118,8 @@ def build_replay(record: dict, catalogue: Any = None) -> Replay:
             catalogue = engine_catalogue()
         return _drifter(record, catalogue)
     spec = get_game(str(game))
-    module = __import__(spec.replay.__module__, fromlist=["narrate"])
     state = spec.replay(record)
-    story = module.narrate(record) if hasattr(module, "narrate") else []
+    story = spec.narrate(record) if spec.narrate is not None else []
     names = [str(s.get("name", f"Player {i + 1}")) for i, s in enumerate(record.get("seats", []))]
     frames = [Frame(f"Step {i + 1}", [line]) for i, line in enumerate(story)] or [
         Frame("The game", [])

@@ -15,7 +15,8 @@ class GameSpec:
 
     `new_game(seats, rules, seed, record)` starts a game, `replay(record_json)` rebuilds one from
     its record, `bots` maps a bot name to a factory `(seat, seed) -> Bot`, and `min_players` /
-    `max_players` bound the seats.
+    `max_players` bound the seats. `narrate(record_json)`, where a game has one, tells a game from
+    its record as a list of sentences.
     """
 
     name: str
@@ -26,6 +27,7 @@ class GameSpec:
     min_players: int = 2
     max_players: int = 2
     needs_decks: bool = False
+    narrate: Callable[[dict], list[str]] | None = None
 
 
 _GAMES: dict[str, GameSpec] = {}

@@ -1,20 +1,10 @@
 """The card duel: two cowboys, three rounds of simultaneous duels for gold."""
 
-from simulator.engine.core import GameSpec, register
+from simulator.engine.core import register_game
 from simulator.engine.duel.bots import BOTS, HeuristicBot
-from simulator.engine.duel.game import Action, DuelState, narrate, new_game, replay
+from simulator.engine.duel.game import Action, DuelState
 
-SPEC = register(
-    GameSpec(
-        name="duel",
-        title="The Duel",
-        new_game=new_game,
-        replay=replay,
-        bots=BOTS,
-        min_players=2,
-        max_players=2,
-        needs_decks=False,
-    )
-)
+SPEC = register_game(DuelState, Action, bots=BOTS)
+new_game, replay, narrate = SPEC.new_game, SPEC.replay, SPEC.narrate
 
 __all__ = ["SPEC", "Action", "DuelState", "HeuristicBot", "narrate", "new_game", "replay"]

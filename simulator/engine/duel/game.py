@@ -10,23 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.engine.core import (
-    Chance,
-    GameRecord,
-    IllegalAction,
-    RecordedChance,
-    RecordError,
-    narration,
-    replay_record,
-    seat_names,
-)
-from simulator.engine.core.errors import RulesError
+from simulator.engine.core import OVER, BaseGameState, IllegalAction
 from simulator.engine.duel.cards import CARDS, DATA, TAKE_BACK_EFFECTS, duel_outcome
 
 NAME = "duel"
 DEFAULT_RULES: dict[str, Any] = {}
 KINDS = ("discard", "play", "take_back")
-DISCARD, PLAY, TAKE_BACK, OVER = "discard", "play", "take_back", "over"
+DISCARD, PLAY, TAKE_BACK = "discard", "play", "take_back"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,29 +50,16 @@ def round_duels(round_no: int) -> int:
     return table[round_no] if round_no < len(table) else DATA["extra_round_duels"]
 
 
-class DuelState:
-    """One card duel. Both players own a deck of the same 14 card ids (`CARDS`)."""
+class DuelState(BaseGameState):
+    """One card duel. Both players own a deck of the same 14 card ids (`CARDS`). It is over once
+    a player has won two rounds (or the round cap is reached)."""
 
-    def __init__(
-        self,
-        seats: list,
-        rules: dict | None,
-        seed: int,
-        chance: Chance | None = None,
-        log: list | None = None,
-        story: list[str] | None = None,
-    ) -> None:
-        if len(seats) != 2:
-            raise RulesError("the card duel is a game for two players")
-        if rules:
-            raise RulesError(f"the card duel has no rule options: {sorted(rules)}")
-        self.seats = list(seats)
-        self.names = seat_names(self.seats)
-        self.rules: dict = {}
-        self.seed = seed
-        self._log = log
-        self.story = story
-        self.chance: Chance = chance if chance is not None else RecordedChance(seed, log)
+    NAME = NAME
+    TITLE = "The Duel"
+    PLAYERS_ERROR = "the card duel is a game for two players"
+    OVER_ERROR = "the duel is over"
+
+    def _set_up(self) -> None:
         self.round_no = -1
         self.round_wins = [0, 0]
         self.total_gold = [0, 0]
@@ -93,16 +70,6 @@ class DuelState:
         self._start_round()
 
     # -- the protocol -------------------------------------------------------------------------
-
-    @property
-    def is_over(self) -> bool:
-        """True once a player has won two rounds (or the round cap is reached)."""
-        return self.phase == OVER
-
-    @property
-    def to_act(self) -> int:
-        """The seat whose decision is next."""
-        return self.actor
 
     def legal_actions(self) -> list[Action]:
         """Every action the player to act may take now."""
@@ -119,14 +86,7 @@ class DuelState:
             return [Action("take_back", c) for c in self.discards[player]]
         return []
 
-    def apply(self, action: Action) -> None:
-        """Apply the decision of the player to act; IllegalAction (state unchanged) if illegal."""
-        if self.phase == OVER:
-            raise IllegalAction("the duel is over")
-        if action not in self.legal_actions():
-            raise IllegalAction(f"{action} is not legal for seat {self.actor} now")
-        if self._log is not None:
-            self._log.append(["act", self.actor, action.to_json()])
+    def _apply_legal(self, action: Action) -> None:
         if self.phase == DISCARD:
             self._discard(self.actor, action.card)
         elif self.phase == PLAY:
@@ -160,19 +120,6 @@ class DuelState:
             "total_gold": list(self.total_gold),
         }
 
-    def record(self) -> dict:
-        """The JSON-able game record."""
-        if self._log is None:
-            raise RecordError("this game was played with record=False")
-        return GameRecord(
-            game=NAME,
-            rules=self.rules,
-            seats=self.seats,
-            seed=self.seed,
-            events=list(self._log),  # a snapshot: the game may go on
-            final=self.final() if self.is_over else None,
-        ).to_json()
-
     def final(self) -> dict:
         """Winner (None for a draw), rounds won and gold."""
         return {
@@ -184,10 +131,6 @@ class DuelState:
         }
 
     # -- steps --------------------------------------------------------------------------------
-
-    def _say(self, text: str, *args: Any) -> None:
-        if self.story is not None:
-            self.story.append(text.format(*args))
 
     def _start_round(self) -> None:
         self.round_no += 1
@@ -325,32 +268,3 @@ class DuelState:
                 self.winner = 0 if total[0] > total[1] else 1
             return
         self._start_round()
-
-
-def new_game(
-    seats: list,
-    rules: dict | None = None,
-    seed: int = 0,
-    record: bool = True,
-    *,
-    chance: Chance | None = None,
-) -> DuelState:
-    """A new card duel; `chance` overrides the seeded RNG (tests stack the decks)."""
-    return DuelState(seats, rules, seed, chance=chance, log=[] if record else None)
-
-
-def replay(record_json: dict, *, story: list[str] | None = None) -> DuelState:
-    """Rebuild a duel from its record with no RNG; RecordError if it is corrupt or tampered."""
-    return replay_record(
-        record_json,
-        game=NAME,
-        build=lambda record, chance, log: DuelState(
-            record.seats, record.rules, record.seed, chance, log, story
-        ),
-        action_from_json=Action.from_json,
-    )
-
-
-def narrate(record_json: dict) -> list[str]:
-    """The duel told as a list of sentences, from its record."""
-    return narration(replay, record_json)

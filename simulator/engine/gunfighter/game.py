@@ -11,17 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.engine.core import (
-    Chance,
-    GameRecord,
-    IllegalAction,
-    RecordedChance,
-    RecordError,
-    narration,
-    parse_action,
-    replay_record,
-    seat_names,
-)
+from simulator.engine.core import OVER, BaseGameState, GameAction
 from simulator.engine.core.errors import RulesError
 from simulator.engine.gunfighter.cards import (
     CARDS,
@@ -39,31 +29,22 @@ START = FIXTURE_DATA["stat_card"]
 STAREDOWN_DISCARDS = FIXTURE_DATA["staredown"]["discard_up_to"]
 
 KINDS = ("discard", "select", "staredown_discard", "staredown_done")
-SETUP_DISCARD, SELECT, STAREDOWN_STEP, HAND_LIMIT, OVER = (
+SETUP_DISCARD, SELECT, STAREDOWN_STEP, HAND_LIMIT = (
     "setup_discard",
     "select",
     "staredown",
     "hand_limit",
-    "over",
 )
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
+class Action(GameAction):
     """One decision: `discard` (setup or hand limit), `select` the face-down card for the
     turn, and while resolving a Staredown `staredown_discard` a card or `staredown_done`."""
 
+    GAME, KINDS = NAME, KINDS
     kind: str
     card: int = -1
-
-    def to_json(self) -> dict:
-        """The action as a JSON object."""
-        return {"kind": self.kind} if self.card < 0 else {"kind": self.kind, "card": self.card}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Action:
-        """Parse an action; IllegalAction if it is not a well-formed action object."""
-        return parse_action(cls, data, game=NAME, kinds=KINDS)
 
 
 STAREDOWN_DONE = Action("staredown_done")
@@ -84,27 +65,18 @@ def _rules(rules: dict | None) -> dict:
     return merged
 
 
-class GunfighterState:
-    """One game of Gunfighter. Seats 0 and 1; cards are integer ids into `CARDS`."""
+class GunfighterState(BaseGameState):
+    """One game of Gunfighter. Seats 0 and 1; cards are integer ids into `CARDS`. It is over
+    once a gunfighter is dead (or the turn cap is reached)."""
 
-    def __init__(
-        self,
-        seats: list,
-        rules: dict | None,
-        seed: int,
-        chance: Chance | None = None,
-        log: list | None = None,
-        story: list[str] | None = None,
-    ) -> None:
-        if len(seats) != 2:
-            raise RulesError("Gunfighter is a game for two players")
-        self.seats = list(seats)
-        self.names = seat_names(self.seats)
-        self.rules = _rules(rules)
-        self.seed = seed
-        self._log = log
-        self.story = story
-        self.chance: Chance = chance if chance is not None else RecordedChance(seed, log)
+    NAME = NAME
+    TITLE = "Gunfighter"
+    PLAYERS_ERROR = "Gunfighter is a game for two players"
+    OVER_ERROR = "the gunfight is over"
+
+    parse_rules = staticmethod(_rules)
+
+    def _set_up(self) -> None:
         self.accuracy = [START["accuracy"], START["accuracy"]]
         self.bullets = [START["bullets"], START["bullets"]]
         self.health = [START["health"], START["health"]]
@@ -138,16 +110,6 @@ class GunfighterState:
 
     # -- the protocol -------------------------------------------------------------------------
 
-    @property
-    def is_over(self) -> bool:
-        """True once a gunfighter is dead (or the turn cap is reached)."""
-        return self.phase == OVER
-
-    @property
-    def to_act(self) -> int:
-        """The seat whose decision is next."""
-        return self.actor
-
     def legal_actions(self) -> list[Action]:
         """Every action the player to act may take now."""
         phase, hand = self.phase, self.hands[self.actor]
@@ -161,14 +123,7 @@ class GunfighterState:
             return [Action("discard", c) for c in hand if c != STAREDOWN]
         return []
 
-    def apply(self, action: Action) -> None:
-        """Apply the decision of the player to act; IllegalAction (state unchanged) if illegal."""
-        if self.phase == OVER:
-            raise IllegalAction("the gunfight is over")
-        if action not in self.legal_actions():
-            raise IllegalAction(f"{action} is not legal for seat {self.actor} now")
-        if self._log is not None:
-            self._log.append(["act", self.actor, action.to_json()])
+    def _apply_legal(self, action: Action) -> None:
         player = self.actor
         if self.phase == SETUP_DISCARD:
             self._setup_discard(player, action.card)
@@ -201,19 +156,6 @@ class GunfighterState:
             "deck_size": len(self.deck),
         }
 
-    def record(self) -> dict:
-        """The JSON-able game record."""
-        if self._log is None:
-            raise RecordError("this game was played with record=False")
-        return GameRecord(
-            game=NAME,
-            rules=self.rules,
-            seats=self.seats,
-            seed=self.seed,
-            events=list(self._log),  # a snapshot: the game may go on
-            final=self.final() if self.is_over else None,
-        ).to_json()
-
     def final(self) -> dict:
         """Winner (None for a capped draw), stats and turns."""
         return {
@@ -226,10 +168,6 @@ class GunfighterState:
         }
 
     # -- steps --------------------------------------------------------------------------------
-
-    def _say(self, text: str, *args: Any) -> None:
-        if self.story is not None:
-            self.story.append(text.format(*args))
 
     def _has_shoot_and_dodge(self, player: int) -> bool:
         categories = {CARDS[c].category for c in self.hands[player]}
@@ -435,32 +373,3 @@ class GunfighterState:
         self.discard.append(card)
         self._say("{} discards {} down to the hand limit", self.names[player], card_name(card))
         self._next_hand_limit(player)
-
-
-def new_game(
-    seats: list,
-    rules: dict | None = None,
-    seed: int = 0,
-    record: bool = True,
-    *,
-    chance: Chance | None = None,
-) -> GunfighterState:
-    """A new game of Gunfighter; `chance` overrides the seeded RNG (tests stack the deck)."""
-    return GunfighterState(seats, rules, seed, chance=chance, log=[] if record else None)
-
-
-def replay(record_json: dict, *, story: list[str] | None = None) -> GunfighterState:
-    """Rebuild a game from its record with no RNG; RecordError if it is corrupt or tampered."""
-    return replay_record(
-        record_json,
-        game=NAME,
-        build=lambda record, chance, log: GunfighterState(
-            record.seats, record.rules, record.seed, chance, log, story
-        ),
-        action_from_json=Action.from_json,
-    )
-
-
-def narrate(record_json: dict) -> list[str]:
-    """The game told as a list of sentences, from its record."""
-    return narration(replay, record_json)

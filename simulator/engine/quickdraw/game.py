@@ -8,70 +8,37 @@ information in a simulation and are skipped; see docs/rules/quickdraw.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from simulator.engine.core import (
-    Chance,
-    GameRecord,
-    IllegalAction,
-    RecordedChance,
-    RecordError,
-    narration,
-    parse_action,
-    replay_record,
-    seat_names,
-)
-from simulator.engine.core.errors import RulesError
+from simulator.engine.core import OVER, BaseGameState, GameAction
 from simulator.engine.quickdraw.cards import CARDS, HAND_SIZE, JOKER, STRENGTHS
 
 NAME = "quickdraw"
 KINDS = ("keep", "reload", "fire")
-LOAD, FIRE, OVER = "load", "fire", "over"
+LOAD, FIRE = "load", "fire"
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
+class Action(GameAction):
     """One decision: in Step 1 `keep` the hand or `reload` it; in Step 3 `fire` a card."""
 
+    GAME, KINDS = NAME, KINDS
     kind: str
     card: int = -1
-
-    def to_json(self) -> dict:
-        """The action as a JSON object."""
-        return {"kind": self.kind} if self.card < 0 else {"kind": self.kind, "card": self.card}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Action:
-        """Parse an action; IllegalAction if it is not a well-formed action object."""
-        return parse_action(cls, data, game=NAME, kinds=KINDS)
 
 
 KEEP, RELOAD = Action("keep"), Action("reload")
 
 
-class QuickdrawState:
-    """One duel of Quickdraw. Cards are ids into `CARDS`; the deck's top is its last item."""
+class QuickdrawState(BaseGameState):
+    """One duel of Quickdraw. Cards are ids into `CARDS`; the deck's top is its last item. It is
+    over once one stack is bigger with both hands empty (or the deck ran short)."""
 
-    def __init__(
-        self,
-        seats: list,
-        rules: dict | None,
-        seed: int,
-        chance: Chance | None = None,
-        log: list | None = None,
-        story: list[str] | None = None,
-    ) -> None:
-        if len(seats) != 2:
-            raise RulesError("Quickdraw is a game for two players")
-        if rules:
-            raise RulesError(f"Quickdraw has no rule options: {sorted(rules)}")
-        self.seats = list(seats)
-        self.names = seat_names(self.seats)
-        self.rules: dict = {}
-        self.seed = seed
-        self._log = log
-        self.story = story
-        self.chance: Chance = chance if chance is not None else RecordedChance(seed, log)
+    NAME = NAME
+    TITLE = "Quickdraw"
+    PLAYERS_ERROR = "Quickdraw is a game for two players"
+    OVER_ERROR = "the duel is over"
+
+    def _set_up(self) -> None:
         self.deck: list[int] = self.chance.shuffle(list(range(len(CARDS))), "deck")
         self.hands: list[list[int]] = [[], []]
         self.stacks: list[list[int]] = [[], []]
@@ -86,16 +53,6 @@ class QuickdrawState:
 
     # -- the protocol -------------------------------------------------------------------------
 
-    @property
-    def is_over(self) -> bool:
-        """True once one stack is bigger with both hands empty (or the deck ran short)."""
-        return self.phase == OVER
-
-    @property
-    def to_act(self) -> int:
-        """The seat whose decision is next."""
-        return self.actor
-
     def legal_actions(self) -> list[Action]:
         """Every action the player to act may take now."""
         if self.phase == FIRE:
@@ -104,14 +61,7 @@ class QuickdrawState:
             return [KEEP, RELOAD]
         return []
 
-    def apply(self, action: Action) -> None:
-        """Apply the decision of the player to act; IllegalAction (state unchanged) if illegal."""
-        if self.phase == OVER:
-            raise IllegalAction("the duel is over")
-        if action not in self.legal_actions():
-            raise IllegalAction(f"{action} is not legal for seat {self.actor} now")
-        if self._log is not None:
-            self._log.append(["act", self.actor, action.to_json()])
+    def _apply_legal(self, action: Action) -> None:
         player = self.actor
         if self.phase == LOAD:
             if action.kind == "reload":
@@ -145,19 +95,6 @@ class QuickdrawState:
             "deck_size": len(self.deck),
         }
 
-    def record(self) -> dict:
-        """The JSON-able game record."""
-        if self._log is None:
-            raise RecordError("this game was played with record=False")
-        return GameRecord(
-            game=NAME,
-            rules=self.rules,
-            seats=self.seats,
-            seed=self.seed,
-            events=list(self._log),  # a snapshot: the game may go on
-            final=self.final() if self.is_over else None,
-        ).to_json()
-
     def final(self) -> dict:
         """Winner (None for a draw when the deck ran short), stack sizes, hands dealt."""
         return {
@@ -168,10 +105,6 @@ class QuickdrawState:
         }
 
     # -- steps --------------------------------------------------------------------------------
-
-    def _say(self, text: str, *args: Any) -> None:
-        if self.story is not None:
-            self.story.append(text.format(*args))
 
     def _deal(self) -> bool:
         """Both players draw six; False (nothing drawn) when the deck cannot fill both hands."""
@@ -251,32 +184,3 @@ class QuickdrawState:
             )
         else:
             self._say("The deck ran short with the stacks tied: a draw")
-
-
-def new_game(
-    seats: list,
-    rules: dict | None = None,
-    seed: int = 0,
-    record: bool = True,
-    *,
-    chance: Chance | None = None,
-) -> QuickdrawState:
-    """A new duel of Quickdraw; `chance` overrides the seeded RNG (tests stack the deck)."""
-    return QuickdrawState(seats, rules, seed, chance=chance, log=[] if record else None)
-
-
-def replay(record_json: dict, *, story: list[str] | None = None) -> QuickdrawState:
-    """Rebuild a duel from its record with no RNG; RecordError if it is corrupt or tampered."""
-    return replay_record(
-        record_json,
-        game=NAME,
-        build=lambda record, chance, log: QuickdrawState(
-            record.seats, record.rules, record.seed, chance, log, story
-        ),
-        action_from_json=Action.from_json,
-    )
-
-
-def narrate(record_json: dict) -> list[str]:
-    """The duel told as a list of sentences, from its record."""
-    return narration(replay, record_json)

@@ -12,17 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.engine.core import (
-    Chance,
-    GameRecord,
-    IllegalAction,
-    RecordedChance,
-    RecordError,
-    narration,
-    parse_action,
-    replay_record,
-    seat_names,
-)
+from simulator.engine.core import OVER, BaseGameState, GameAction
 from simulator.engine.core.errors import RulesError
 from simulator.engine.tabletown.cards import (
     BY_NAME,
@@ -53,47 +43,31 @@ KINDS = (
     "turn_to_face",
     "stay",
 )
-FACING, TURN, CALL, REACT, COMBAT, LAW, OVER = (
+FACING, TURN, CALL, REACT, COMBAT, LAW = (
     "facing",
     "turn",
     "call",
     "react",
     "combat",
     "law",
-    "over",
 )
 TNT = BY_NAME["TNT"]
 TRIGGERS = sum(1 for c in CARDS if c.role in ("draw", "shootout"))
 
 
 @dataclass(frozen=True, slots=True)
-class Action:
+class Action(GameAction):
     """One decision. `card` is a card id from the hand, `target` a seat, `n` a count of shots
     or of TNT sticks. Kinds: setup `face`; the turn `arm`, `load`, `discard`, `track`, `reach`,
     `pass`; a drawn DRAW! `call`s a target; reactions `cavalry`, `stagecoach`, `no_reaction`;
     combat `shoot` (n shots), `blast` (both shells as one shot), `tnt` (n sticks), `hold`; the
     Law o' the West `turn_to_face` or `stay`."""
 
+    GAME, KINDS = NAME, KINDS
     kind: str
     card: int = -1
     target: int = -1
     n: int = 0
-
-    def to_json(self) -> dict:
-        """The action as a JSON object with only the fields it uses."""
-        out: dict[str, Any] = {"kind": self.kind}
-        if self.card >= 0:
-            out["card"] = self.card
-        if self.target >= 0:
-            out["target"] = self.target
-        if self.n:
-            out["n"] = self.n
-        return out
-
-    @classmethod
-    def from_json(cls, data: Any) -> Action:
-        """Parse an action; IllegalAction if it is not a well-formed action object."""
-        return parse_action(cls, data, game=NAME, kinds=KINDS)
 
 
 PASS, HOLD, NO_REACTION = Action("pass"), Action("hold"), Action("no_reaction")
@@ -140,34 +114,25 @@ def _rules(rules: dict | None) -> dict:
     return merged
 
 
-class TabletownState:
-    """One game of Tabletown for 2 to 8 seats. Cards are integer ids into `CARDS`."""
+class TabletownState(BaseGameState):
+    """One game of Tabletown for 2 to 8 seats. Cards are integer ids into `CARDS`. It is over
+    once at most one gunslinger stands (or the turn cap is reached)."""
 
-    def __init__(
-        self,
-        seats: list,
-        rules: dict | None,
-        seed: int,
-        chance: Chance | None = None,
-        log: list | None = None,
-        story: list[str] | None = None,
-    ) -> None:
-        n = len(seats)
-        if not 2 <= n <= 8:
-            raise RulesError("Tabletown is for 2 to 8 gunslingers")
-        self.seats = list(seats)
-        self.rules = _rules(rules)
-        self.seed = seed
-        self._log = log
-        self.story = story
-        self.chance: Chance = chance if chance is not None else RecordedChance(seed, log)
-        self.n = n
-        self.gunslingers = [self._gunslinger(i, seat) for i, seat in enumerate(seats)]
+    NAME = NAME
+    TITLE = "Tabletown"
+    PLAYERS = (2, 8)
+    PLAYERS_ERROR = "Tabletown is for 2 to 8 gunslingers"
+    OVER_ERROR = "the gunfight in Tabletown is over"
+
+    parse_rules = staticmethod(_rules)
+
+    def _set_up(self) -> None:
+        self.n = n = len(self.seats)
+        self.gunslingers = [self._gunslinger(i, seat) for i, seat in enumerate(self.seats)]
         if len(set(self.gunslingers)) < n:
             raise RulesError("each player needs a gunslinger of his own")
         self.names = [
-            f"{name} ({GUNSLINGERS[g].title})"
-            for name, g in zip(seat_names(self.seats), self.gunslingers)
+            f"{name} ({GUNSLINGERS[g].title})" for name, g in zip(self.names, self.gunslingers)
         ]
         self.alive = [True] * n
         self.wounds = [0] * n
@@ -226,16 +191,6 @@ class TabletownState:
 
     # -- the protocol -------------------------------------------------------------------------
 
-    @property
-    def is_over(self) -> bool:
-        """True once at most one gunslinger stands (or the turn cap is reached)."""
-        return self.phase == OVER
-
-    @property
-    def to_act(self) -> int:
-        """The seat whose decision is next."""
-        return self.actor
-
     def legal_actions(self) -> list[Action]:
         """Every action the player to act may take now."""
         phase, p = self.phase, self.actor
@@ -258,14 +213,7 @@ class TabletownState:
             return [Action("face", target=t) for t in self._facing_choices(p)]
         return []
 
-    def apply(self, action: Action) -> None:
-        """Apply the decision of the player to act; IllegalAction (state unchanged) if illegal."""
-        if self.phase == OVER:
-            raise IllegalAction("the gunfight in Tabletown is over")
-        if action not in self.legal_actions():
-            raise IllegalAction(f"{action} is not legal for seat {self.actor} now")
-        if self._log is not None:
-            self._log.append(["act", self.actor, action.to_json()])
+    def _apply_legal(self, action: Action) -> None:
         p, kind, phase = self.actor, action.kind, self.phase
         if phase == FACING:
             self.facing[p] = action.target
@@ -324,19 +272,6 @@ class TabletownState:
             "law_violator": self.law_violator if self.law_queue else -1,
         }
 
-    def record(self) -> dict:
-        """The JSON-able game record."""
-        if self._log is None:
-            raise RecordError("this game was played with record=False")
-        return GameRecord(
-            game=NAME,
-            rules=self.rules,
-            seats=self.seats,
-            seed=self.seed,
-            events=list(self._log),  # a snapshot: the game may go on
-            final=self.final() if self.is_over else None,
-        ).to_json()
-
     def final(self) -> dict:
         """The gunslingers left standing (all of them if the turn cap ends it), wounds, turns."""
         return {
@@ -349,10 +284,6 @@ class TabletownState:
         }
 
     # -- helpers ------------------------------------------------------------------------------
-
-    def _say(self, text: str, *args: Any) -> None:
-        if self.story is not None:
-            self.story.append(text.format(*args))
 
     def _seats_from(self, seat: int) -> list[int]:
         """Every seat clockwise, starting with `seat`."""
@@ -737,32 +668,3 @@ class TabletownState:
                 if standing
                 else "Nobody is left standing in Tabletown",
             )
-
-
-def new_game(
-    seats: list,
-    rules: dict | None = None,
-    seed: int = 0,
-    record: bool = True,
-    *,
-    chance: Chance | None = None,
-) -> TabletownState:
-    """A new game of Tabletown; `chance` overrides the seeded RNG (tests stack the deck)."""
-    return TabletownState(seats, rules, seed, chance=chance, log=[] if record else None)
-
-
-def replay(record_json: dict, *, story: list[str] | None = None) -> TabletownState:
-    """Rebuild a game from its record with no RNG; RecordError if it is corrupt or tampered."""
-    return replay_record(
-        record_json,
-        game=NAME,
-        build=lambda record, chance, log: TabletownState(
-            record.seats, record.rules, record.seed, chance, log, story
-        ),
-        action_from_json=Action.from_json,
-    )
-
-
-def narrate(record_json: dict) -> list[str]:
-    """The game told as a list of sentences, from its record."""
-    return narration(replay, record_json)
