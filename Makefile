@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export PYTHONDONTWRITEBYTECODE := 1
 
 
-.PHONY: run setup install test test-slow test-fast lint schema check bench browser clean help
+.PHONY: run setup install engine test test-slow test-fast lint schema check bench browser clean help
 
 help:
 	@echo "make run    - set up and start the web server (127.0.0.1:8000) and a Celery worker"
@@ -23,7 +23,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-install: $(STAMP)
+# The engine's hot modules compiled with Cython into build/engine (simulator/engine/compiled.py);
+# used only while they match the source, and skipped, saying so, where nothing can compile.
+ENGINE_SRC := $(wildcard simulator/engine/drifter/*.py) simulator/engine/compiled.py
+ENGINE_STAMP := build/engine/.built
+$(ENGINE_STAMP): $(STAMP) $(ENGINE_SRC)
+	@$(PY) -m simulator.engine.compiled build \
+		|| echo "engine not compiled: it runs as pure Python (slower, the same games)"
+	@mkdir -p $(@D) && touch $@
+
+engine: $(ENGINE_STAMP)
+
+install: $(STAMP) $(ENGINE_STAMP)
 
 setup: install
 	$(PY) manage.py migrate --noinput
@@ -69,4 +80,4 @@ bench: install
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf var/test-*.sqlite3* var/test-broker var/card-images
+	rm -rf var/test-*.sqlite3* var/test-broker var/card-images build

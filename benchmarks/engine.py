@@ -16,12 +16,19 @@ Prints, all from this one run (only ratios travel between machines):
   decks (standard format): turns and decisions per game, challenges accepted, cap hits;
 - `--strength N`: N heads-up games per pairing, seats alternating: heuristic vs random, and
   search vs heuristic (N/10 games, at least 20).
+
+The engine runs compiled when `make engine` has built it from the current source
+(simulator/engine/compiled.py); the first line says which. When it is compiled, the same
+measurements are then repeated in a second process on the pure-Python source
+(DRIFTER_PURE_ENGINE=1), with its own PokerKit figure, so both builds' ratios are printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT.parent / "shared" / "peers"))
 
+from simulator.engine.compiled import active  # noqa: E402
 from simulator.engine.drifter import Seat, new_game, starter_seat  # noqa: E402
 from simulator.engine.drifter.bots import HeuristicBot, RandomBot, SearchBot  # noqa: E402
 from simulator.engine.drifter.cards import load_catalogue  # noqa: E402
@@ -194,17 +202,36 @@ def main() -> None:
     parser.add_argument("--strength", type=int, default=0, help="games per bot pairing")
     parser.add_argument("--search-rollouts", type=int, default=24)
     parser.add_argument("--length", type=int, default=0, help="heuristic games per deck kind")
+    parser.add_argument(
+        "--no-pure", action="store_true", help="skip the pure-Python repeat of a compiled run"
+    )
     args = parser.parse_args()
     scale = 0.2 if args.quick else 1.0
     load_catalogue()
+    build = active()["simulator.engine.drifter"]
+    print(f"engine build: {build}")
 
     from pokerkit_flhe import hands_per_second
 
-    poker_hps = max(hands_per_second(int(3000 * scale))[0] for _ in range(3))
-    print(f"PokerKit heads-up fixed-limit hold'em (random legal actions): {poker_hps:,.0f} hands/s")
+    # PokerKit is measured before and after Drifter and its best figure kept, so that a load
+    # passing over the machine while PokerKit runs cannot inflate the ratios.
+    poker = [hands_per_second(int(3000 * scale))[0] for _ in range(3)]
+    rows = []
     for name, kind in (("random-legal", RandomBot), ("heuristic", HeuristicBot)):
-        sps, cps, share = shootouts_per_second(kind, int(2000 * scale))
-        gps, dps, caps, turns = games_per_second(kind, int(300 * scale))
+        rows.append(
+            (
+                name,
+                shootouts_per_second(kind, int(2000 * scale)),
+                games_per_second(kind, int(300 * scale)),
+            )
+        )
+    poker += [hands_per_second(int(3000 * scale))[0] for _ in range(2)]
+    poker_hps = max(poker)
+    print(
+        f"PokerKit heads-up fixed-limit hold'em (random legal actions): {poker_hps:,.0f} hands/s"
+        f" (best of {len(poker)}, before and after; worst {min(poker):,.0f})"
+    )
+    for name, (sps, cps, share), (gps, dps, caps, turns) in rows:
         print(f"Drifter, {name} bots:")
         print(
             f"  shootouts (accepted challenge -> showdown): {sps:,.0f}/s"
@@ -234,6 +261,10 @@ def main() -> None:
         m = max(n // 10, 20)
         rate = win_rate(SearchBot, HeuristicBot, m, rollouts=args.search_rollouts)
         print(f"search beats heuristic in {rate:.1%} of {m} games")
+    if build.startswith("compiled") and not args.no_pure:
+        print("\nthe same on the pure-Python source (DRIFTER_PURE_ENGINE=1):", flush=True)
+        argv = [sys.executable, __file__, "--no-pure"] + (["--quick"] if args.quick else [])
+        subprocess.run(argv, env={**os.environ, "DRIFTER_PURE_ENGINE": "1"}, check=True)
 
 
 if __name__ == "__main__":

@@ -12,14 +12,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from simulator.engine.core.chance import ReplayChance
-from simulator.engine.core.errors import EngineError, IllegalAction, RecordError, RulesError
-from simulator.engine.core.record import GameRecord
-from simulator.engine.core.registry import GameSpec, register
-from simulator.engine.drifter.actions import Action
-from simulator.engine.drifter.cards import Catalogue, load_catalogue
-from simulator.engine.drifter.state import DrifterState, Seat
-from simulator.engine.drifter.variants import Rules
+from simulator.engine.compiled import use_compiled
+
+# First of all: the compiled build of the hot modules, if `make engine` built it from exactly
+# these sources (simulator/engine/compiled.py); otherwise the .py files load as usual.
+use_compiled(__name__, __path__)
+
+from simulator.engine.core.chance import ReplayChance  # noqa: E402
+from simulator.engine.core.errors import (  # noqa: E402
+    EngineError,
+    IllegalAction,
+    RecordError,
+    RulesError,
+)
+from simulator.engine.core.record import GameRecord  # noqa: E402
+from simulator.engine.core.registry import GameSpec, register  # noqa: E402
+from simulator.engine.drifter.actions import Action  # noqa: E402
+from simulator.engine.drifter.cards import Catalogue, load_catalogue  # noqa: E402
+from simulator.engine.drifter.state import DrifterState, Seat  # noqa: E402
+from simulator.engine.drifter.variants import Rules  # noqa: E402
 
 __all__ = ["Action", "DrifterState", "Rules", "Seat", "new_game", "play", "replay", "starter_seat"]
 

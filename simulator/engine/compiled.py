@@ -1,0 +1,142 @@
+"""Compiled builds of the engine's hottest modules, used only while they match the source.
+
+The engine is written and read as pure Python. `make engine` (part of `make install`) also
+compiles the modules in `MODULES` with Cython, unchanged, into `build/engine/`, next to a
+manifest of the SHA-256 of each source file it compiled. A package that opts in calls
+`use_compiled(__name__, __path__)` first thing in its `__init__`: when the manifest matches
+the source files byte for byte, the build folder goes first on the package's `__path__`, so
+its submodules load from the compiled build; otherwise (no build, a stale build, another
+Python, or `DRIFTER_PURE_ENGINE=1`) the package loads its `.py` files as usual. A stale build
+can therefore never run in place of edited source. Which one is in use: `active()`.
+
+    python -m simulator.engine.compiled build   # what `make engine` runs
+    python -m simulator.engine.compiled status  # pure or compiled, and why
+
+Measured gains and the reasons for this are in docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import sysconfig
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+BUILD = ROOT / "build" / "engine"
+MANIFEST = "manifest.json"
+
+# package -> modules compiled (the hot path of a game: stats, menus, steps, bots, views)
+MODULES: dict[str, tuple[str, ...]] = {
+    "simulator.engine.drifter": ("abilities", "actions", "bots", "shootout", "state", "view"),
+}
+
+# The same semantics as the source: annotations are not turned into C type checks.
+DIRECTIVES = {"language_level": 3, "annotation_typing": False}
+
+_active: dict[str, str] = {}
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _source_dir(package: str) -> Path:
+    return ROOT.joinpath(*package.split("."))
+
+
+def _abi() -> str:
+    return sysconfig.get_config_var("EXT_SUFFIX") or ""
+
+
+def check(package: str) -> tuple[bool, str]:
+    """(whether the package's compiled build may be used, why or why not)."""
+    if os.environ.get("DRIFTER_PURE_ENGINE"):
+        return False, "DRIFTER_PURE_ENGINE is set"
+    target = BUILD.joinpath(*package.split("."))
+    try:
+        manifest = json.loads((target / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False, "no compiled build (run `make engine`)"
+    if manifest.get("abi") != _abi():
+        return False, f"built for {manifest.get('abi')}, this Python is {_abi()}"
+    src = _source_dir(package)
+    for module, digest in manifest.get("sources", {}).items():
+        path = src / f"{module}.py"
+        if not path.exists() or _digest(path) != digest:
+            return False, f"{module}.py changed since the build (run `make engine`)"
+        if not (target / f"{module}{_abi()}").exists():
+            return False, f"{module}{_abi()} is missing from the build"
+    if set(manifest.get("sources", {})) != set(MODULES.get(package, ())):
+        return False, "the build compiled other modules than MODULES names"
+    return True, f"compiled build in {target}"
+
+
+def use_compiled(package: str, path: list[str]) -> bool:
+    """Put the package's compiled build first on its `__path__` if it matches the source."""
+    ok, why = check(package)
+    _active[package] = ("compiled: " if ok else "pure Python: ") + why
+    if ok:
+        path.insert(0, str(BUILD.joinpath(*package.split("."))))
+    return ok
+
+
+def active() -> dict[str, str]:
+    """Each opted-in package that has been imported: which build it runs and why."""
+    return dict(_active)
+
+
+def build() -> None:
+    """Compile `MODULES` into `build/engine/` and write the manifests (needs Cython)."""
+    from Cython.Build import cythonize
+    from setuptools import Extension
+    from setuptools.dist import Distribution
+
+    for package, modules in MODULES.items():
+        src = _source_dir(package)
+        digests = {m: _digest(src / f"{m}.py") for m in modules}
+        extensions = [
+            Extension(f"{package}.{m}", [str((src / f"{m}.py").relative_to(ROOT))]) for m in modules
+        ]
+        os.chdir(ROOT)
+        dist = Distribution(
+            {
+                "name": "drifter-engine-compiled",
+                "ext_modules": cythonize(
+                    extensions,
+                    compiler_directives=DIRECTIVES,
+                    build_dir=str(ROOT / "build" / "cython"),
+                    quiet=True,
+                ),
+                "script_args": ["-q", "build_ext", "--build-lib", str(BUILD), "--parallel", "2"],
+                "packages": [],
+                "py_modules": [],
+            }
+        )
+        dist.parse_command_line()
+        dist.run_commands()
+        target = BUILD.joinpath(*package.split("."))
+        (target / MANIFEST).write_text(
+            json.dumps({"abi": _abi(), "sources": digests}, indent=1) + "\n"
+        )
+        ok, why = check(package)
+        print(f"{package}: {why}")
+        if not ok:
+            raise SystemExit(1)
+
+
+def main(argv: list[str]) -> None:
+    if argv[1:] == ["build"]:
+        build()
+    elif argv[1:] == ["status"]:
+        for package in MODULES:
+            ok, why = check(package)
+            print(f"{package}: {'compiled' if ok else 'pure Python'} ({why})")
+    else:
+        raise SystemExit("usage: python -m simulator.engine.compiled build|status")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,125 @@
+"""The compiled engine build is used only while it matches the source, and plays the same games.
+
+The engine's hot modules may run compiled (Cython, `make engine`) or as pure Python; these tests
+pin down when each is chosen, and that both play bit-identical games."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simulator.engine import compiled
+
+PACKAGE = "simulator.engine.drifter"
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+def fake_build(tmp_path, monkeypatch):
+    """A build folder whose manifest matches the real drifter sources, with stand-in binaries."""
+    monkeypatch.setattr(compiled, "BUILD", tmp_path)
+    monkeypatch.delenv("DRIFTER_PURE_ENGINE", raising=False)
+    target = tmp_path.joinpath(*PACKAGE.split("."))
+    target.mkdir(parents=True)
+    src = ROOT.joinpath(*PACKAGE.split("."))
+    sources = {}
+    for m in compiled.MODULES[PACKAGE]:
+        sources[m] = hashlib.sha256((src / f"{m}.py").read_bytes()).hexdigest()
+        (target / f"{m}{compiled._abi()}").write_bytes(b"")
+    manifest = {"abi": compiled._abi(), "sources": sources}
+    (target / compiled.MANIFEST).write_text(json.dumps(manifest))
+    return target, manifest
+
+
+def test_a_build_that_matches_the_source_goes_first_on_the_package_path(fake_build):
+    target, _ = fake_build
+    path = ["/src/simulator/engine/drifter"]
+    assert compiled.use_compiled(PACKAGE, path) is True
+    assert path == [str(target), "/src/simulator/engine/drifter"]
+    assert compiled.active()[PACKAGE].startswith("compiled")
+
+
+def test_a_changed_source_file_makes_the_build_stale(fake_build):
+    target, manifest = fake_build
+    manifest["sources"]["state"] = "0" * 64
+    (target / compiled.MANIFEST).write_text(json.dumps(manifest))
+    path = ["/src"]
+    assert compiled.use_compiled(PACKAGE, path) is False
+    assert path == ["/src"]
+    assert compiled.check(PACKAGE) == (
+        False,
+        "state.py changed since the build (run `make engine`)",
+    )
+
+
+def test_a_missing_binary_or_another_python_means_pure_python(fake_build):
+    target, manifest = fake_build
+    (target / f"bots{compiled._abi()}").unlink()
+    assert compiled.check(PACKAGE) == (False, f"bots{compiled._abi()} is missing from the build")
+    manifest["abi"] = ".cpython-399-other.so"
+    (target / compiled.MANIFEST).write_text(json.dumps(manifest))
+    ok, why = compiled.check(PACKAGE)
+    assert not ok and why.startswith("built for .cpython-399-other.so")
+
+
+def test_a_build_of_other_modules_is_not_used(fake_build):
+    target, manifest = fake_build
+    del manifest["sources"]["view"]
+    (target / compiled.MANIFEST).write_text(json.dumps(manifest))
+    assert compiled.check(PACKAGE) == (False, "the build compiled other modules than MODULES names")
+
+
+def test_no_build_and_the_environment_switch_mean_pure_python(fake_build, monkeypatch, tmp_path):
+    monkeypatch.setenv("DRIFTER_PURE_ENGINE", "1")
+    assert compiled.check(PACKAGE) == (False, "DRIFTER_PURE_ENGINE is set")
+    monkeypatch.delenv("DRIFTER_PURE_ENGINE")
+    monkeypatch.setattr(compiled, "BUILD", tmp_path / "nothing-here")
+    assert compiled.check(PACKAGE) == (False, "no compiled build (run `make engine`)")
+
+
+GAMES = """
+import hashlib, json
+from simulator.engine.compiled import active
+from simulator.engine.drifter import new_game, starter_seat
+from simulator.engine.drifter.bots import HeuristicBot, RandomBot
+seats = [starter_seat("A", "HSD-S1"), starter_seat("B", "HSD-S2")]
+digest = hashlib.sha256()
+for seed in range(12):
+    kind = HeuristicBot if seed % 2 else RandomBot
+    state = new_game(seats, seed=seed)
+    bots = [kind(seed), kind(seed + 1)]
+    while not state.over:
+        p = state.actor
+        state.apply(bots[p].choose(state.view(p), state.legal_actions()))
+    digest.update(json.dumps(state.record(), sort_keys=True).encode())
+print(active()["simulator.engine.drifter"].split(":")[0], digest.hexdigest())
+"""
+
+
+def _games(pure: bool) -> tuple[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "DRIFTER_PURE_ENGINE"}
+    if pure:
+        env["DRIFTER_PURE_ENGINE"] = "1"
+    out = subprocess.run(
+        [sys.executable, "-c", GAMES], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    build, digest = out.stdout.strip().rsplit(" ", 1)
+    return build, digest
+
+
+def test_the_compiled_build_plays_bit_identical_games(monkeypatch):
+    """Twelve full games (random and heuristic bots): the same records, compiled or not."""
+    monkeypatch.delenv("DRIFTER_PURE_ENGINE", raising=False)
+    ok, why = compiled.check(PACKAGE)
+    if not ok:
+        pytest.skip(f"no compiled engine to compare: {why}")
+    build, digest = _games(pure=False)
+    pure_build, pure_digest = _games(pure=True)
+    assert (build, pure_build) == ("compiled", "pure Python")
+    assert digest == pure_digest
