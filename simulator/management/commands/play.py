@@ -2,10 +2,18 @@
 
     python manage.py play --players 3 --deck HSD-S1 --deck my_deck.txt --variant tombstone \
         --seed 7 --bots heuristic,random --record game.json
+    python manage.py play --game tabletown --players 4 --rule advanced=false --rule max_turns=300
 
-Each `--deck` is a starter code (e.g. HSD-S1) or a deck file (`3 Henry Meek [HSD-012]` lines, a
-`Kicker chips:` section with `1 [HSD-K01]` lines, `#` comments); seats reuse the decks given in
-turn. A thin shell over the engine (simulator.engine).
+`--game` is any registered game: drifter (High Stakes Drifter, the default), gunfighter, duel,
+quickdraw or tabletown. `--players` must lie within the game's bounds; `--bots` is a comma list
+of the game's bots, given to the seats in turn. `--rule key=value` (repeatable) sets one of the
+game's rule options; the value is read as a whole number, `true`/`false`, `null` or else text,
+and the game itself refuses an unknown option or a bad value.
+
+High Stakes Drifter only: each `--deck` is a starter code (e.g. HSD-S1) or a deck file
+(`3 Henry Meek [HSD-012]` lines, a `Kicker chips:` section with `1 [HSD-K01]` lines, `#`
+comments); seats reuse the decks given in turn. `--variant` and `--quick-start` set its play
+variants. A thin shell over the engine (simulator.engine).
 """
 
 from __future__ import annotations
@@ -13,13 +21,19 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
 from simulator.engine.core.errors import EngineError
-from simulator.engine.core.registry import get_game
+from simulator.engine.core.registry import GameSpec, get_game
 
 LINE = re.compile(r"^\s*(\d+)\s*(?:x\s*)?(.*?)\s*\[([A-Z0-9]+-[A-Z0-9]+)\]\s*$")
+NAMES = ["Sam", "Jane", "Cal", "Dee", "Eli", "Fay", "Gus", "Hal"]
+# Options only High Stakes Drifter takes (option name, as the user types it).
+DRIFTER_ONLY = (("deck", "--deck"), ("variant", "--variant"), ("quick_start", "--quick-start"))
+# Drifter rules with a flag of their own rather than a `--rule`.
+DRIFTER_FLAG_RULES = {"variants": "--variant", "quick_start": "--quick-start"}
 
 
 def parse_deck_file(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -53,43 +67,115 @@ def load_seat(spec: str, name: str, bot: str, seat_cls, starter_seat):
         raise CommandError(f"{spec!r} is neither a deck file nor a starter code ({exc})") from None
 
 
+def rule_value(text: str) -> Any:
+    """A `--rule` value: a whole number, true/false, null, or else the text as given."""
+    word = text.strip().lower()
+    if word in ("true", "yes", "on"):
+        return True
+    if word in ("false", "no", "off"):
+        return False
+    if word in ("null", "none"):
+        return None
+    try:
+        return int(word)
+    except ValueError:
+        return text
+
+
+def parse_rules(items: list[str]) -> dict[str, Any]:
+    """The `--rule key=value` options as a rules dict; CommandError if one is not key=value."""
+    rules: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise CommandError(f"--rule takes key=value, not {item!r}")
+        if key in rules:
+            raise CommandError(f"--rule {key} is given twice")
+        rules[key] = rule_value(value)
+    return rules
+
+
 class Command(BaseCommand):
     help = "Play one game with bots and print the narrated log."
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--game", default="drifter")
+        parser.add_argument(
+            "--game", default="drifter", help="drifter, gunfighter, duel, quickdraw or tabletown"
+        )
         parser.add_argument("--players", type=int, default=2)
-        parser.add_argument("--deck", action="append", default=[], help="starter code or file")
-        parser.add_argument("--variant", action="append", default=[])
-        parser.add_argument("--quick-start", action="store_true")
+        parser.add_argument(
+            "--deck", action="append", default=[], help="starter code or file (drifter only)"
+        )
+        parser.add_argument("--variant", action="append", default=[], help="drifter only")
+        parser.add_argument("--quick-start", action="store_true", help="drifter only")
+        parser.add_argument(
+            "--rule",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="a rule option of the game (repeatable), e.g. max_turns=50",
+        )
         parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--bots", default="heuristic,random")
+        parser.add_argument("--bots", default="heuristic,random", help="comma list, seat by seat")
         parser.add_argument("--record", help="write the game record (JSON) to this file")
 
     def handle(self, *args, **opts) -> None:
-        if opts["game"] != "drifter":
-            raise CommandError("only --game drifter is narrated by this command")
-        from simulator.engine import drifter
-        from simulator.engine.drifter.narrate import narrate
-
-        spec = get_game("drifter")
+        try:
+            spec = get_game(opts["game"])
+        except EngineError as exc:
+            raise CommandError(str(exc)) from None
+        if spec.name != "drifter":
+            given = [flag for key, flag in DRIFTER_ONLY if opts[key]]
+            if given:
+                raise CommandError(
+                    f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} for --game "
+                    f"drifter only: {spec.title} is played with fixed components"
+                )
         n = opts["players"]
         if not spec.min_players <= n <= spec.max_players:
-            raise CommandError(f"--players must be {spec.min_players}..{spec.max_players}")
+            if spec.min_players == spec.max_players:
+                raise CommandError(f"--players must be {spec.min_players} for {spec.title}")
+            raise CommandError(
+                f"--players must be {spec.min_players}..{spec.max_players} for {spec.title}"
+            )
         bots = [b.strip() for b in opts["bots"].split(",") if b.strip()] or ["heuristic"]
         for b in bots:
             if b not in spec.bots:
                 raise CommandError(f"unknown bot {b!r}; known: {', '.join(spec.bots)}")
+        rules = parse_rules(opts["rule"])
+        if spec.name == "drifter":
+            record, lines = self._drifter(spec, n, bots, rules, opts)
+        else:
+            record, lines = self._fixed(spec, n, bots, rules, opts["seed"])
+        for line in lines:
+            self.stdout.write(line)
+        if opts["record"]:
+            Path(opts["record"]).write_text(json.dumps(record), encoding="utf-8")
+            self.stdout.write(f"Record written to {opts['record']}.")
+
+    def _drifter(
+        self, spec: GameSpec, n: int, bots: list[str], options: dict[str, Any], opts: dict
+    ) -> tuple[dict, list[str]]:
+        """High Stakes Drifter: decks from starter codes or files, variants, narrated."""
+        from simulator.engine import drifter
+        from simulator.engine.drifter.narrate import narrate
+
+        for key in options:
+            if key in DRIFTER_FLAG_RULES:
+                raise CommandError(f"--rule {key}: use {DRIFTER_FLAG_RULES[key]}")
+            if key not in drifter.Rules().to_json():
+                known = [k for k in drifter.Rules().to_json() if k not in DRIFTER_FLAG_RULES]
+                raise CommandError(f"unknown drifter rule {key!r}; known: {', '.join(known)}")
         decks = opts["deck"] or ["HSD-S1", "HSD-S2"]
-        names = ["Sam", "Jane", "Cal", "Dee", "Eli", "Fay", "Gus", "Hal"]
         try:
             rules = drifter.Rules(
-                variants=frozenset(opts["variant"]), quick_start=opts["quick_start"]
+                variants=frozenset(opts["variant"]), quick_start=opts["quick_start"], **options
             )
             seats = [
                 load_seat(
                     decks[i % len(decks)],
-                    names[i],
+                    NAMES[i],
                     bots[i % len(bots)],
                     drifter.Seat,
                     drifter.starter_seat,
@@ -103,8 +189,22 @@ class Command(BaseCommand):
             lines = narrate(record)
         except EngineError as exc:
             raise CommandError(str(exc)) from None
-        for line in lines:
-            self.stdout.write(line)
-        if opts["record"]:
-            Path(opts["record"]).write_text(json.dumps(record), encoding="utf-8")
-            self.stdout.write(f"Record written to {opts['record']}.")
+        return record, lines
+
+    def _fixed(
+        self, spec: GameSpec, n: int, bots: list[str], rules: dict[str, Any], seed: int
+    ) -> tuple[dict, list[str]]:
+        """A game with fixed components (no decks): seats by name, the game's rule options."""
+        seats = [{"name": NAMES[i], "bot": bots[i % len(bots)]} for i in range(n)]
+        try:
+            state = spec.new_game(seats=seats, rules=rules or None, seed=seed, record=True)
+            players = [spec.bots[s["bot"]](i, seed * 31 + i) for i, s in enumerate(seats)]
+            while not state.is_over:
+                p = state.to_act
+                state.apply(players[p].choose(state.view(p), state.legal_actions()))
+            record = state.record()
+            # Told from the record, as `replay` tells it: the record is checked on the way.
+            lines = spec.narrate(record) if spec.narrate is not None else []
+        except EngineError as exc:
+            raise CommandError(str(exc)) from None
+        return record, lines

@@ -1,6 +1,8 @@
 """`python manage.py replay FILE`: verify a game record and print the game narrated.
 
-Exits non-zero with a clear message when the record is corrupt, tampered with or illegal.
+The game is the record's `game` field, looked up in the engine's registry (drifter, gunfighter,
+duel, quickdraw, tabletown). Exits non-zero with a clear message when the file is not a record,
+names no known game, or is corrupt, tampered with or illegal.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from simulator.engine.core.errors import EngineError
+from simulator.engine.core.record import GameRecord
+from simulator.engine.core.registry import get_game
 
 
 class Command(BaseCommand):
@@ -20,19 +24,39 @@ class Command(BaseCommand):
         parser.add_argument("file")
 
     def handle(self, *args, **opts) -> None:
-        from simulator.engine.drifter.narrate import narrate
-
         path = Path(opts["file"])
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
         except OSError as exc:
             raise CommandError(f"cannot read {path}: {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise CommandError(f"{path} is not JSON: {exc}") from None
         try:
-            lines = narrate(record)
+            # Shape, version and checksum first: an edited `game` is a tampered record.
+            game = GameRecord.from_json(record).game
         except EngineError as exc:
             raise CommandError(f"{path} does not replay: {exc}") from None
+        if not isinstance(game, str):
+            raise CommandError(f"{path} does not replay: its game is {game!r}, not a name")
+        try:
+            spec = get_game(game)
+        except EngineError as exc:
+            raise CommandError(f"{path} is a record of no game here: {exc}") from None
+        try:
+            if spec.name == "drifter":
+                from simulator.engine.drifter.narrate import narrate
+
+                lines = narrate(record)
+            elif spec.narrate is not None:
+                lines = spec.narrate(record)
+            else:
+                spec.replay(record)
+                lines = []
+        except EngineError as exc:
+            raise CommandError(f"{path} does not replay: {exc}") from None
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            # A re-signed forgery the game's own checks did not catch: still refused.
+            raise CommandError(f"{path} does not replay: {exc!r}") from None
         for line in lines:
             self.stdout.write(line)
         self.stdout.write(f"Verified: the record replays to {record.get('final')}.")
