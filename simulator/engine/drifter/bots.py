@@ -583,9 +583,14 @@ class SearchBot:
 def determinize(view: View, rng: random.Random):
     """A copy of the game in which everything `view.player` cannot see is dealt again at
     random from the cards it could be: other players' hands and decks are reshuffled together,
-    and their concealed cards swapped with unseen cards of the same type."""
+    their concealed cards swapped with unseen cards of the same type, and the kicker chips in
+    their stacks dealt again from the catalogue's chips of the same value (a chip's colour,
+    which is its value, shows on its edge; its sides do not)."""
     s = view._s
     me = view.player
+    by_value: dict[int, list] = {}
+    for chip in view.catalogue.chips:
+        by_value.setdefault(chip.value, []).append(chip)
     sim = s.clone()
     sim.chance = RecordedChance(rng.randrange(1 << 30), None)
     rng.shuffle(sim.deck[me])  # nobody knows the order of their own deck either
@@ -597,6 +602,8 @@ def determinize(view: View, rng: random.Random):
         k = len(sim.hand[q])
         sim.hand[q][:] = pool[:k]
         sim.deck[q][:] = pool[k:]
+        for chip in sim.chips[q]:
+            chip.defn = rng.choice(by_value[chip.defn.value])
         # concealed cards of q trade places with unseen cards of the same type
         for d in sim.all_dudes():
             for c in [d, *d.gear]:

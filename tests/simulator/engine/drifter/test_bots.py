@@ -56,6 +56,31 @@ def test_determinize_keeps_what_the_player_sees():
     assert sim.total_chips() == g.total_chips()
 
 
+def test_determinize_deals_opponents_kicker_stacks_again_by_value_only():
+    """Player 0 sees how many chips player 1 holds and their colours (values), not their
+    sides: each sampled world deals player 1's stack again within each value, and leaves
+    player 0's own stack and the real game alone."""
+    import random
+
+    from simulator.engine.drifter import starter_seat
+
+    g = new_game([starter_seat("A", "HSD-S1"), starter_seat("B", "HSD-S2")], seed=7)
+    real = [(k.uid, k.defn.code) for k in g.chips[1]]
+    mine = [(k.uid, k.defn.code) for k in g.chips[0]]
+    assert real, "the starter seats hold kicker chips"
+    changed = False
+    for seed in range(20):
+        sim = determinize(g.view(0), random.Random(seed))
+        theirs = [(k.uid, k.defn.code) for k in sim.chips[1]]
+        assert [u for u, _ in theirs] == [u for u, _ in real]
+        assert [g.kickers[u].defn.value for u, _ in real] == [k.defn.value for k in sim.chips[1]]
+        assert [(k.uid, k.defn.code) for k in sim.chips[0]] == mine
+        changed |= theirs != real
+        assert sim.total_chips() == g.total_chips()
+    assert changed
+    assert [(k.uid, k.defn.code) for k in g.chips[1]] == real
+
+
 def test_registry_bot_factories_build_bots():
     spec = get_game("drifter")
     for name in ("random", "heuristic", "search"):
