@@ -146,7 +146,11 @@ class DraftPod(models.Model):
 
 
 class DraftSeat(models.Model):
-    """A seat at the pod: a person, or a bot when `user` is empty once the draft starts."""
+    """A seat at the pod: a person, or a bot when `user` is empty once the draft starts.
+
+    When the draft ends a person's seat gets a `pool` and a `deck` of their own; a bot's seat
+    keeps its deck here, in `bot_deck` (no one owns it; the pod's people may see and play it).
+    """
 
     pod = models.ForeignKey(DraftPod, on_delete=models.CASCADE, related_name="seat_set")
     number = models.PositiveSmallIntegerField()
@@ -156,6 +160,12 @@ class DraftSeat(models.Model):
     pool = models.OneToOneField(Pool, null=True, blank=True, on_delete=models.SET_NULL)
     deck = models.ForeignKey(
         Deck, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    bot_deck = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="A bot seat's Draw deck, built when the draft ends: "
+        "{cards: {card code: quantity}, kicker_chips: {kicker chip code: quantity}}.",
     )
 
     class Meta:

@@ -3,13 +3,15 @@ history; pools and draft pods."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
+from cards.models import Card, KickerChip
 from decks.catalogue import engine_catalogue
-from decks.models import Deck, DeckVersion, DraftPod, Pool
+from decks.models import Deck, DeckVersion, DraftPod, DraftSeat, Pool
 from decks.stats import deck_stats as _deck_stats
 from simulator.engine.drifter import formats
 
@@ -75,12 +77,18 @@ def deck_statistics(deck: Deck) -> dict[str, Any]:
     return _deck_stats(cards=cards, kicker_chips=chips, catalogue=engine_catalogue())
 
 
+TYPE_ORDER = {"dude": 0, "gear": 1, "fortune": 2}
+TYPE_LABELS = {"dude": "dudes", "gear": "gear", "fortune": "fortunes"}
+
+
+def _by_type(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows.sort(key=lambda r: (TYPE_ORDER.get(r["card"].type, 3), r["card"].cost, r["card"].name))
+    return rows
+
+
 def deck_rows(deck: Deck) -> list[dict[str, Any]]:
     """The deck's cards with their card data, for pages: [{card, qty}] sorted by type, cost."""
-    order = {"dude": 0, "gear": 1, "fortune": 2}
-    rows = [{"card": e.card, "qty": e.qty} for e in deck.entries.select_related("card")]
-    rows.sort(key=lambda r: (order.get(r["card"].type, 3), r["card"].cost, r["card"].name))
-    return rows
+    return _by_type([{"card": e.card, "qty": e.qty} for e in deck.entries.select_related("card")])
 
 
 def version_list(deck: Deck) -> QuerySet[DeckVersion]:
@@ -151,3 +159,108 @@ def pod_get(*, user, pk: int) -> DraftPod:
         return pod_list(user=user).get(pk=pk)
     except (DraftPod.DoesNotExist, ValueError, TypeError):
         raise Http404("No such draft pod.") from None
+
+
+# --- Bot decks of a finished draft -----------------------------------------------------------
+
+
+def bot_deck_name(number: int) -> str:
+    return f"Bot, seat {number + 1}"
+
+
+def _seated(pod: DraftPod, user) -> bool:
+    return bool(getattr(user, "is_authenticated", False)) and any(
+        s.user_id == user.pk for s in pod.seat_set.all()
+    )
+
+
+def _bot_pool(draft, number: int) -> formats.Pool:
+    """What a bot seat drafted: its picks and the kicker chips of the boosters it opened."""
+    return formats.Pool(
+        cards=dict(Counter(draft.picked(number))),
+        kicker_chips=dict(Counter(draft.kicker_chips(number))),
+    )
+
+
+def pod_bot_decks(*, pod: DraftPod, user) -> list[dict[str, Any]] | None:
+    """The bots' decks of a finished pod, for the people seated at it.
+
+    None while the draft runs (what the bots picked is hidden information) and for anyone not
+    seated. Each deck: `seat` (0-based), `name`, `format`, `count` (cards), `by_type`
+    [{type, label, count, cards: [{card, qty}] by cost and name}] (dudes, gear, fortunes),
+    `kicker_chips` [{kicker_chip, qty}] (`chip_count` in all), `picks` (card codes in pick
+    order) and `problems` (the validator's, against what the bot drafted: none). A bot seat
+    whose deck is not built yet (`services.draft_bot_decks_build`) is left out.
+    """
+    if pod.status != DraftPod.Status.DONE or not _seated(pod, user):
+        return None
+    from simulator.engine.drifter.sealed import Draft
+
+    seats = list(
+        DraftSeat.objects.filter(pod=pod, user__isnull=True, bot_deck__isnull=False).order_by(
+            "number"
+        )
+    )
+    if not seats:
+        return []
+    draft = Draft.from_json(pod.state)
+    card_codes = {c for s in seats for c in s.bot_deck["cards"]}
+    chip_codes = {k for s in seats for k in s.bot_deck["kicker_chips"]}
+    cards = {c.code: c for c in Card.objects.filter(code__in=card_codes)}
+    chips = {k.code: k for k in KickerChip.objects.filter(code__in=chip_codes)}
+    catalogue = engine_catalogue()
+    decks = []
+    for seat in seats:
+        deck = seat.bot_deck
+        rows = _by_type([{"card": cards[c], "qty": q} for c, q in deck["cards"].items()])
+        groups: list[dict[str, Any]] = []
+        for row in rows:
+            if not groups or groups[-1]["type"] != row["card"].type:
+                kind = row["card"].type
+                label = TYPE_LABELS.get(kind, kind)
+                groups.append({"type": kind, "label": label, "count": 0, "cards": []})
+            groups[-1]["count"] += row["qty"]
+            groups[-1]["cards"].append(row)
+        decks.append(
+            {
+                "seat": seat.number,
+                "name": bot_deck_name(seat.number),
+                "format": formats.DRAW,
+                "count": sum(deck["cards"].values()),
+                "chip_count": sum(deck["kicker_chips"].values()),
+                "by_type": groups,
+                "kicker_chips": [
+                    {"kicker_chip": chips[k], "qty": q}
+                    for k, q in sorted(deck["kicker_chips"].items())
+                ],
+                "picks": draft.picked(seat.number),
+                "problems": formats.validate_deck(
+                    fmt=formats.DRAW,
+                    cards=deck["cards"],
+                    kicker_chips=deck["kicker_chips"],
+                    catalogue=catalogue,
+                    pool=_bot_pool(draft, seat.number),
+                ),
+            }
+        )
+    return decks
+
+
+def draft_bot_deck(*, user, pod_id: int, seat: int) -> dict[str, Any] | None:
+    """One bot's deck as the simulation service plays it: `{name, cards, kicker_chips, pool}`
+    ({code: qty} maps and what the bot drafted); None unless `user` sits at the finished pod
+    and that seat is a bot with its deck built (another person's pod is as unknown as none)."""
+    from simulator.engine.drifter.sealed import Draft
+
+    pod = pod_list(user=user).filter(pk=pod_id, status=DraftPod.Status.DONE).first()
+    if pod is None or not _seated(pod, user):
+        return None
+    bot = next((s for s in pod.seat_set.all() if s.number == seat and s.user_id is None), None)
+    if bot is None or bot.bot_deck is None:
+        return None
+    return {
+        "name": f"{bot_deck_name(seat)} ({pod})",
+        "cards": dict(bot.bot_deck["cards"]),
+        "kicker_chips": dict(bot.bot_deck["kicker_chips"]),
+        "pool": _bot_pool(Draft.from_json(pod.state), seat),
+    }

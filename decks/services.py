@@ -418,7 +418,9 @@ def _persist(pod: DraftPod, draft: sealed.Draft, bots: set[int]) -> None:
 
 
 def _finish(pod: DraftPod, draft: sealed.Draft) -> None:
-    """Each person's 54 cards and six chips become a Draw pool and its deck."""
+    """Each person's 54 cards and six chips become a Draw pool and its deck; each bot's become
+    the bot's deck, kept on its seat."""
+    _build_bot_decks(pod, draft)
     for seat in pod.seat_set.filter(user__isnull=False).select_related("user"):
         cards = Counter(draft.picked(seat.number))
         chips = Counter(draft.kicker_chips(seat.number))
@@ -435,6 +437,45 @@ def _finish(pod: DraftPod, draft: sealed.Draft) -> None:
         seat.pool = pool
         seat.deck = deck_from_pool(owner=seat.user, pool=pool, name=f"{pool.name} deck")
         seat.save(update_fields=["pool", "deck"])
+
+
+def _bot_deck(catalogue, draft: sealed.Draft, seat: int) -> dict[str, dict[str, int]]:
+    """A bot seat's Draw deck: built from its picks as the engine builds a deck from a pool
+    (`sealed.auto_build` within Draw's copy limit, which is none), plus its kicker chips.
+
+    With nine-card boosters that is every card it drafted, which is what Draw asks for.
+    """
+    limit = formats.copy_limit("common", frozenset({formats.DRAW}))
+    cards = sealed.auto_build(catalogue, Counter(draft.picked(seat)), copy_limit=limit)
+    return {"cards": cards, "kicker_chips": dict(Counter(draft.kicker_chips(seat)))}
+
+
+def _build_bot_decks(pod: DraftPod, draft: sealed.Draft) -> int:
+    """Give every bot seat of a finished pod without a deck its deck; how many were built."""
+    seats = list(pod.seat_set.filter(user__isnull=True, bot_deck__isnull=True))
+    if not seats:
+        return 0
+    catalogue = engine_catalogue()
+    for seat in seats:
+        seat.bot_deck = _bot_deck(catalogue, draft, seat.number)
+    DraftSeat.objects.bulk_update(seats, ["bot_deck"])
+    return len(seats)
+
+
+@transaction.atomic
+def draft_bot_decks_build(*, pod: DraftPod) -> int:
+    """Build the bot decks a finished pod lacks; how many were built (usually none).
+
+    A pod that ends now gets its bot decks in `_finish`; a pod that ended before bot decks
+    were kept gets them here, on the first read of the pod (page, API or a test run).
+    Idempotent: the deck is a function of the recorded draft.
+    """
+    if pod.status != DraftPod.Status.DONE:
+        return 0
+    if not pod.seat_set.filter(user__isnull=True, bot_deck__isnull=True).exists():
+        return 0
+    pod = _locked(pod)
+    return _build_bot_decks(pod, sealed.Draft.from_json(pod.state))
 
 
 def _bots(pod: DraftPod) -> set[int]:

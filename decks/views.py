@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -17,6 +19,7 @@ from decks import exports, selectors, services
 from decks.charts import deck_charts
 from decks.models import Deck, DraftPod
 from simulator.engine.drifter import formats
+from simulator.services import draft_run_create
 
 SEARCH_PAGE = 24
 
@@ -330,6 +333,7 @@ def _table_context(request, pod: DraftPod) -> dict:
     from simulator.engine.drifter.sealed import Draft
 
     pod.refresh_from_db()
+    services.draft_bot_decks_build(pod=pod)  # a pod that ended before bot decks were kept
     seats = list(pod.seat_set.select_related("user", "deck"))
     me = next((s for s in seats if s.user_id == request.user.pk), None)
     draft = Draft.from_json(pod.state) if pod.state else None
@@ -353,6 +357,9 @@ def _table_context(request, pod: DraftPod) -> dict:
             if draft and not draft.is_over
             else None
         ),
+        "bot_decks": selectors.pod_bot_decks(pod=pod, user=request.user),
+        # A double-clicked "test" sends the same key twice: one run, not two.
+        "idempotency_key": uuid.uuid4().hex,
     }
 
 
@@ -375,6 +382,24 @@ def draft_detail(request, pk: int):
             return redirect(pod.get_absolute_url())
     template = "decks/_draft_table.html" if request.htmx else "decks/draft.html"
     return render(request, template, _table_context(request, pod))
+
+
+@login_required
+@require_POST
+def draft_simulate(request, pk: int):
+    """Test my deck from the pod against every bot's deck; the run's page follows."""
+    pod = selectors.pod_get(user=request.user, pk=pk)
+    try:
+        run, _ = draft_run_create(
+            owner=request.user,
+            pod=pod,
+            games=_int(request.POST.get("games"), 0),
+            idempotency_key=request.POST.get("idempotency_key") or None,
+        )
+    except DomainError as exc:
+        _errors(request, exc)
+        return redirect(pod.get_absolute_url())
+    return redirect("simulator:detail", pk=run.pk)
 
 
 @login_required

@@ -1,10 +1,12 @@
 """From the site's decks to the engine's seats, checked at submission.
 
 A run's players arrive as `{"deck": id}` (one of the user's decks, or anyone's public deck),
-`{"public_deck": slug}`, `{"starter": code}` or `{}` (a game whose components are fixed), each
-with a `bot` and optionally `add` / `remove` ({code: qty}) for a what-if change. High Stakes
-Drifter decks are validated for the run's format with `formats.validate_deck`, the one rules
-module, so an illegal deck is refused with the validator's problems before any worker sees it.
+`{"public_deck": slug}`, `{"starter": code}`, `{"draft_bot": {"pod": id, "seat": n}}` (a bot's
+deck at a finished draft the user sat at; `draft_run_create` sends these) or `{}` (a game whose
+components are fixed), each with a `bot` and optionally `add` / `remove` ({code: qty}) for a
+what-if change. High Stakes Drifter decks are validated for the run's format with
+`formats.validate_deck`, the one rules module, so an illegal deck is refused with the
+validator's problems before any worker sees it.
 """
 
 from __future__ import annotations
@@ -106,6 +108,19 @@ def _deck_source(owner, data: dict, attr: str) -> tuple[str, dict, dict, Any, st
             cards[entry["code"]] = cards.get(entry["code"], 0) + int(entry["qty"])
         chips = dict(Counter(starter.kicker_chips))
         return starter.name, cards, chips, None, f"starter:{code}"
+    if data.get("draft_bot"):
+        from decks.selectors import draft_bot_deck
+
+        ref = data["draft_bot"]
+        try:
+            pod_id, seat = int(ref["pod"]), int(ref["seat"])
+        except (TypeError, KeyError, ValueError):
+            raise refuse("A bot's deck is given as {pod, seat}.", attr=attr) from None
+        bot = draft_bot_deck(user=owner, pod_id=pod_id, seat=seat)
+        if bot is None:
+            raise refuse("No such bot deck.", code="not_found", attr=attr)
+        source = f"draft:{pod_id}:seat:{seat + 1}"
+        return bot["name"], bot["cards"], bot["kicker_chips"], bot["pool"], source
     if data.get("public_deck"):
         deck = Deck.objects.filter(slug=str(data["public_deck"]), is_public=True).first()
     else:
@@ -135,7 +150,7 @@ def prepare_player(
             {"code": "unknown_bot", "detail": f"{spec.title} has no bot {bot!r}; the bots are "
              f"{', '.join(sorted(spec.bots))}.", "attr": f"{attr}.bot"}
         )  # fmt: skip
-    has_deck = any(data.get(k) for k in ("deck", "public_deck", "starter"))
+    has_deck = any(data.get(k) for k in ("deck", "public_deck", "starter", "draft_bot"))
     if not spec.needs_decks:
         if has_deck:
             problems.append(

@@ -11,6 +11,7 @@ from rest_framework import serializers
 from decks import selectors
 from decks.models import Deck, DeckVersion, DraftPod, Pool
 from simulator.engine.drifter import formats
+from simulator.services import DRAFT_RUN_GAMES
 
 
 class EntrySerializer(serializers.Serializer):
@@ -334,6 +335,87 @@ class DraftPodSerializer(serializers.ModelSerializer):
         if not draft or draft.is_over:
             return None
         return "left" if draft.direction(draft.round) > 0 else "right"
+
+
+class BotDeckCardSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    name = serializers.CharField()
+    type = serializers.CharField(help_text="dude, gear or fortune")
+    qty = serializers.IntegerField()
+
+
+class BotDeckSerializer(serializers.Serializer):
+    """A bot seat's Draw deck: everything it drafted, built by `sealed.auto_build`."""
+
+    seat = serializers.IntegerField(help_text="The seat's number, as in seat_list (from 0).")
+    name = serializers.CharField()
+    format = serializers.CharField()
+    legal = serializers.BooleanField()
+    errors = DeckProblemSerializer(many=True)
+    cards = BotDeckCardSerializer(many=True, help_text="By type (dude, gear, fortune), cost, name.")
+    by_type = serializers.DictField(child=serializers.IntegerField())
+    kicker_chips = EntrySerializer(many=True)
+    picks = serializers.ListField(
+        child=serializers.CharField(), help_text="The bot's picks (card codes) in pick order."
+    )
+
+
+def bot_deck_data(deck: dict[str, Any]) -> dict[str, Any]:
+    """A `selectors.pod_bot_decks` entry in the API's shape (`BotDeckSerializer`)."""
+    return {
+        "seat": deck["seat"],
+        "name": deck["name"],
+        "format": deck["format"],
+        "legal": not deck["problems"],
+        "errors": [p.as_dict() for p in deck["problems"]],
+        "cards": [
+            {
+                "code": r["card"].code,
+                "name": r["card"].name,
+                "type": r["card"].type,
+                "qty": r["qty"],
+            }
+            for group in deck["by_type"]
+            for r in group["cards"]
+        ],
+        "by_type": {group["type"]: group["count"] for group in deck["by_type"]},
+        "kicker_chips": [
+            {"code": r["kicker_chip"].code, "qty": r["qty"]} for r in deck["kicker_chips"]
+        ],
+        "picks": deck["picks"],
+    }
+
+
+class DraftPodDetailSerializer(DraftPodSerializer):
+    """One pod; once the draft is over, the people seated at it also see the bots' decks."""
+
+    bot_decks = serializers.SerializerMethodField()
+
+    class Meta(DraftPodSerializer.Meta):
+        fields = [*DraftPodSerializer.Meta.fields, "bot_decks"]
+
+    @extend_schema_field(
+        BotDeckSerializer(
+            many=True,
+            allow_null=True,
+            help_text="Each bot seat's deck once the draft is over; null before (hidden).",
+        )
+    )
+    def get_bot_decks(self, pod: DraftPod) -> list[dict[str, Any]] | None:
+        decks = selectors.pod_bot_decks(pod=pod, user=self.context["request"].user)
+        return None if decks is None else [bot_deck_data(d) for d in decks]
+
+
+class DraftSimulateSerializer(serializers.Serializer):
+    """Test your deck from the pod against every bot's deck (a Draw gauntlet)."""
+
+    games = serializers.IntegerField(
+        min_value=1, max_value=1_000_000, default=DRAFT_RUN_GAMES, help_text="Games per bot deck."
+    )
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**53 - 1)
+    bot = serializers.CharField(
+        max_length=40, default="heuristic", help_text="The bot that plays every deck."
+    )
 
 
 class DraftPodCreateSerializer(serializers.Serializer):

@@ -15,16 +15,20 @@ from decks.api import serializers as s
 from decks.catalogue import engine_catalogue
 from decks.filtersets import DeckFilterSet, DraftPodFilterSet, PoolFilterSet
 from decks.models import Deck
+from simulator import services as simulations
+from simulator.api.serializers import RunSerializer
+from simulator.api.views import IDEMPOTENCY, LOCATION
 from simulator.engine.drifter import formats
 
 ERRORS = OpenApiResponse(s.DeckErrorsSerializer, description="Every problem with the input.")
 
 
 class DeckErrorsMixin:
-    """Answer a `DeckInputError` with all its problems (the shared handler shows only one)."""
+    """Answer a domain error that carries several problems (`DeckInputError`, a refused run)
+    with all of them (the shared handler shows only one)."""
 
     def handle_exception(self, exc):
-        if isinstance(exc, services.DeckInputError):
+        if isinstance(exc, DomainError) and getattr(exc, "errors", None):
             return Response({"errors": exc.errors}, status=exc.status)
         return super().handle_exception(exc)
 
@@ -320,24 +324,35 @@ class PoolViewSet(DeckErrorsMixin, mixins.CreateModelMixin, viewsets.ReadOnlyMod
 
 
 class DraftPodViewSet(DeckErrorsMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """Draw pods: create, join, start (bots fill the empty seats), pick."""
+    """Draw pods: create, join, start (bots fill the empty seats), pick; once the draft is over,
+    the bots' decks and a test run of your deck against them."""
 
     permission_classes = [permissions.IsAuthenticated]
-    serializer_class = s.DraftPodSerializer
     lookup_value_regex = r"\d+"
     filterset_class = DraftPodFilterSet
 
     def get_queryset(self):
         return selectors.pod_list(user=self.request.user)
 
+    def get_serializer_class(self):
+        return s.DraftPodSerializer if self.action == "list" else s.DraftPodDetailSerializer
+
     def _out(self, pod, code=status.HTTP_200_OK) -> Response:
         pod.refresh_from_db()
         return Response(
-            s.DraftPodSerializer(pod, context={"request": self.request}).data, status=code
+            s.DraftPodDetailSerializer(pod, context={"request": self.request}).data, status=code
         )
 
+    @extend_schema(responses={200: s.DraftPodDetailSerializer})
+    def retrieve(self, request, *args, **kwargs):
+        """One pod: seats, your pack and picks; the bots' decks once the draft is over."""
+        pod = self.get_object()
+        services.draft_bot_decks_build(pod=pod)  # a pod that ended before bot decks were kept
+        return self._out(pod)
+
     @extend_schema(
-        request=s.DraftPodCreateSerializer, responses={201: s.DraftPodSerializer, 400: ERRORS}
+        request=s.DraftPodCreateSerializer,
+        responses={201: s.DraftPodDetailSerializer, 400: ERRORS},
     )
     def create(self, request, *args, **kwargs):
         """A new pod; you take seat 1. Others join until you start it."""
@@ -353,7 +368,7 @@ class DraftPodViewSet(DeckErrorsMixin, mixins.CreateModelMixin, viewsets.ReadOnl
         )
         return self._out(pod, status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses={200: s.DraftPodSerializer, 400: ERRORS})
+    @extend_schema(request=None, responses={200: s.DraftPodDetailSerializer, 400: ERRORS})
     @action(detail=True, methods=["post"])
     def join(self, request, pk=None):
         """Take an empty seat at an open pod."""
@@ -361,7 +376,7 @@ class DraftPodViewSet(DeckErrorsMixin, mixins.CreateModelMixin, viewsets.ReadOnl
         services.draft_pod_join(pod=pod, user=request.user)
         return self._out(pod)
 
-    @extend_schema(request=None, responses={200: s.DraftPodSerializer, 400: ERRORS})
+    @extend_schema(request=None, responses={200: s.DraftPodDetailSerializer, 400: ERRORS})
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
         """Start the draft (the pod's creator only); bots take the empty seats."""
@@ -370,7 +385,7 @@ class DraftPodViewSet(DeckErrorsMixin, mixins.CreateModelMixin, viewsets.ReadOnl
         return self._out(pod)
 
     @extend_schema(
-        request=s.DraftPickSerializer, responses={200: s.DraftPodSerializer, 400: ERRORS}
+        request=s.DraftPickSerializer, responses={200: s.DraftPodDetailSerializer, 400: ERRORS}
     )
     @action(detail=True, methods=["post"])
     def pick(self, request, pk=None):
@@ -382,3 +397,33 @@ class DraftPodViewSet(DeckErrorsMixin, mixins.CreateModelMixin, viewsets.ReadOnl
             pod=pod, user=request.user, code=ser.validated_data["card"].strip().upper()
         )
         return self._out(pod)
+
+    @extend_schema(
+        request=s.DraftSimulateSerializer,
+        parameters=[IDEMPOTENCY, LOCATION],
+        responses={
+            202: OpenApiResponse(RunSerializer, description="Accepted: the run, queued."),
+            400: ERRORS,
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def simulate(self, request, pk=None):
+        """Test your deck from this draft against every bot's deck: a Draw gauntlet run.
+
+        Answers 202 like `POST /api/v1/simulations/`, with the run and its URL in `Location`.
+        Only once the draft is over, and only for people seated at the pod.
+        """
+        pod = self.get_object()
+        ser = s.DraftSimulateSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        d = ser.validated_data
+        run, _created = simulations.draft_run_create(
+            owner=request.user,
+            pod=pod,
+            games=d["games"],
+            seed=d.get("seed"),
+            bot=d["bot"],
+            idempotency_key=request.headers.get("Idempotency-Key") or None,
+        )
+        body = RunSerializer(run, context={"request": request}).data
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
