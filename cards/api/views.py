@@ -8,6 +8,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import viewsets
 
 from cards import selectors
+from cards.api.pagination import CardPagination
 from cards.api.serializers import CardSerializer, CardSetSerializer, KickerChipSerializer
 from cards.filtersets import CardFilterSet, KickerChipFilterSet
 from cards.query import QuerySyntaxError
@@ -39,6 +40,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     """The card catalogue: `?q=` search syntax, filters, ordering, limit/offset."""
 
     serializer_class = CardSerializer
+    pagination_class = CardPagination
     lookup_field = "code"
     lookup_value_regex = "[A-Za-z0-9]+-[0-9]+"
     filterset_class = CardFilterSet
