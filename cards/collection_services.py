@@ -139,20 +139,30 @@ def _adjust(model: type[models.Model], lookup: dict[str, Any], delta: int) -> in
         )
     rows = model.objects.filter(**lookup)
     if delta > 0:
+        too_many = DomainError(
+            f"At most {MAX_QUANTITY} copies per entry.", code="too_many", attr="delta"
+        )
         bump = rows.filter(quantity__lte=MAX_QUANTITY - delta)
-        if not bump.update(quantity=F("quantity") + delta):
-            if rows.exists():
-                raise DomainError(
-                    f"At most {MAX_QUANTITY} copies per entry.", code="too_many", attr="delta"
-                )
+        # Another click may create the row between any two of these statements: an update
+        # that found nothing is only final once the row is seen and is too full to take more.
+        for _ in range(5):
+            if bump.update(quantity=F("quantity") + delta):
+                break
+            have = rows.values_list("quantity", flat=True).first()
+            if have is not None:
+                if have > MAX_QUANTITY - delta:
+                    raise too_many
+                continue  # the row appeared after the update looked: update it
             try:
                 with transaction.atomic():  # a savepoint: a simultaneous first click may win
                     model.objects.create(**lookup, quantity=delta)
+                break
             except IntegrityError:
-                if not bump.update(quantity=F("quantity") + delta):
-                    raise DomainError(
-                        f"At most {MAX_QUANTITY} copies per entry.", code="too_many", attr="delta"
-                    ) from None
+                continue  # it did: update the row it made
+        else:
+            busy = DomainError("The entry is being changed by another request; try again.")
+            busy.code, busy.status = "busy", 409
+            raise busy
     else:
         if not rows.filter(quantity__gte=-delta).update(quantity=F("quantity") + delta):
             have = rows.values_list("quantity", flat=True).first() or 0
