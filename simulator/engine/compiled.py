@@ -28,7 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 BUILD = ROOT / "build" / "engine"
 MANIFEST = "manifest.json"
 
-# package -> modules compiled (the hot path of a game: stats, menus, steps, bots, views)
+# package -> modules compiled (the hot path of a game: stats, menus, steps, bots, views).
+# A module that finds files next to itself through `__file__` stays out (cards.py finds the
+# fixtures that way): compiled, its `__file__` would point into build/engine.
 MODULES: dict[str, tuple[str, ...]] = {
     "simulator.engine.drifter": ("abilities", "actions", "bots", "shootout", "state", "view"),
 }
