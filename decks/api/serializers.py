@@ -418,19 +418,10 @@ class DraftSimulateSerializer(serializers.Serializer):
     )
 
 
-class DraftPodCreateSerializer(serializers.Serializer):
-    seats = serializers.IntegerField(min_value=2, max_value=8)
-    set = serializers.CharField(max_length=8, required=False)
-    sets = serializers.ListField(
-        child=serializers.CharField(max_length=8), required=False, max_length=6
-    )
-    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62)
-    name = serializers.CharField(max_length=100, required=False, default="")
+class DraftPodCreateSerializer(PoolOpenSerializer):
+    """A Draw pod: `seats` (2-8), and its six boosters' sets as for a Stud pool."""
 
-    def validate(self, attrs):
-        if not attrs.get("set") and not attrs.get("sets"):
-            raise serializers.ValidationError({"set": ["Name a set (or six sets)."]})
-        return attrs
+    seats = serializers.IntegerField(min_value=2, max_value=8)
 
 
 class DraftPickSerializer(serializers.Serializer):
