@@ -199,12 +199,7 @@ def _effects_on(s: DrifterState, dude: Card) -> list[tuple[Effect, int]]:
                 negated = _negated(s, card.host)
             if negated:
                 continue
-        for ab in statics:
-            if ab.concealed == card.revealed:
-                continue
-            hit = [e for e in ab.effects if _reaches(s, e.target, owner, src, dude)]
-            if hit and condition_holds(s, ab, owner, src):
-                out.extend((e, owner) for e in hit)
+        _collect(s, card, statics, owner, src, dude, out)
     return out
 
 

@@ -41,6 +41,10 @@ class _Priors:
         self.catalogue = catalogue
         self.dudes = [c for c in catalogue.cards if c.is_dude]
         self.gear = [c for c in catalogue.cards if c.type == "gear"]
+        # kicker chips by value: what a chip of that colour could be (its sides are hidden)
+        self.chips_by_value: dict[int, list] = {}
+        for chip in catalogue.chips:
+            self.chips_by_value.setdefault(chip.value, []).append(chip)
         self._dude: dict[int, tuple[tuple[float, float, float], float]] = {}
         self._gear: dict[int, tuple[tuple[float, float, float], float]] = {}
 
@@ -588,9 +592,7 @@ def determinize(view: View, rng: random.Random):
     which is its value, shows on its edge; its sides do not)."""
     s = view._s
     me = view.player
-    by_value: dict[int, list] = {}
-    for chip in view.catalogue.chips:
-        by_value.setdefault(chip.value, []).append(chip)
+    by_value = _priors(view).chips_by_value
     sim = s.clone()
     sim.chance = RecordedChance(rng.randrange(1 << 30), None)
     rng.shuffle(sim.deck[me])  # nobody knows the order of their own deck either
