@@ -139,9 +139,6 @@ def _adjust(model: type[models.Model], lookup: dict[str, Any], delta: int) -> in
         )
     rows = model.objects.filter(**lookup)
     if delta > 0:
-        too_many = DomainError(
-            f"At most {MAX_QUANTITY} copies per entry.", code="too_many", attr="delta"
-        )
         bump = rows.filter(quantity__lte=MAX_QUANTITY - delta)
         # Another click may create the row between any two of these statements: an update
         # that found nothing is only final once the row is seen and is too full to take more.
@@ -151,7 +148,9 @@ def _adjust(model: type[models.Model], lookup: dict[str, Any], delta: int) -> in
             have = rows.values_list("quantity", flat=True).first()
             if have is not None:
                 if have > MAX_QUANTITY - delta:
-                    raise too_many
+                    raise DomainError(
+                        f"At most {MAX_QUANTITY} copies per entry.", code="too_many", attr="delta"
+                    )
                 continue  # the row appeared after the update looked: update it
             try:
                 with transaction.atomic():  # a savepoint: a simultaneous first click may win

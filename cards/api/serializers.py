@@ -53,27 +53,13 @@ class CardSerializer(serializers.ModelSerializer):
         row = card if isinstance(card, dict) else _row(card)
         urls = self._urls()
         code = row["code"]
-        return {
-            "code": code,
+        derived = {
             "url": urls["url"].replace(PLACEHOLDER, code),
             "set": row["set_code"],
-            "number": row["number"],
-            "name": row["name"],
-            "type": row["type"],
-            "is_copy": row["is_copy"],
-            "faction": row["faction"],
-            "rarity": row["rarity"],
-            "cost": row["cost"],
-            "smarts": row["smarts"],
-            "skill": row["skill"],
-            "luck": row["luck"],
-            "kicker_limit": row["kicker_limit"],
-            "text": row["text"],
-            "flavor": row["flavor"],
-            "abilities": row["abilities"],
             "image_url": urls["full"].replace(PLACEHOLDER, code),
             "thumb_url": urls["thumb"].replace(PLACEHOLDER, code),
         }
+        return {f: derived[f] if f in derived else row[f] for f in self.Meta.fields}
 
     def get_url(self, card: Card) -> str:
         return self._urls()["url"].replace(PLACEHOLDER, card.code)
