@@ -184,18 +184,10 @@ def test_the_first_player_comes_from_final(db):
 def test_shootout_and_card_statistics_come_from_the_engines_final():
     from simulator.engine.core import get_game
     from simulator.runner import DrifterDriver, _record_game, empty_matchup
-    from tests.simulator.engine.drifter.factory import act, code, find
-    from tests.simulator.engine.drifter.test_final_facts import standard
+    from tests.simulator.engine.drifter.factory import act, code
+    from tests.simulator.engine.drifter.test_final_facts import to_the_showdown
 
-    g = standard()  # Sam (seat 0) challenges Jane on skill
-    act(g, "bet", amount=10)
-    act(g, "call")
-    act(g, "reveal_gear", card=find(g, 0, "Six-Gun"))
-    act(g, "reveal_gear", card=find(g, 1, "Lucky Coin"))
-    act(g, "check")
-    act(g, "check")
-    act(g, "play_fortune", card=find(g, 0, "Quick Draw"))
-    act(g, "play_fortune", card=find(g, 1, "Bad Omen"))
+    g = to_the_showdown()  # Sam (seat 0) challenged Jane on skill
     act(g, "reinvest", dude=g.sdude[0].uid)
     facts = DrifterDriver(get_game("drifter")).facts(g, first=0)
     agg = empty_matchup(2)

@@ -26,6 +26,21 @@ def standard(**kw):
     return duel([[1, 10, 20], [2, 11, 21]], [SAM, JANE], **kw)
 
 
+def to_the_showdown():
+    """`standard()` played to the showdown: Sam bets $10, Jane calls, both reveal their gear,
+    both check, Sam plays Quick Draw and Jane Bad Omen (Sam wins, his reinvest is next)."""
+    g = standard()
+    act(g, "bet", amount=10)
+    act(g, "call")
+    act(g, "reveal_gear", card=find(g, 0, "Six-Gun"))
+    act(g, "reveal_gear", card=find(g, 1, "Lucky Coin"))
+    act(g, "check")
+    act(g, "check")
+    act(g, "play_fortune", card=find(g, 0, "Quick Draw"))
+    act(g, "play_fortune", card=find(g, 1, "Bad Omen"))
+    return g
+
+
 def seats(n=2):
     return [Seat(f"P{i}", DECK, CHIPS) for i in range(n)]
 
@@ -78,15 +93,7 @@ def test_a_fixed_first_player_replays():
 
 
 def test_cards_played_lists_dudes_gear_and_fortunes_in_play_order_once_each():
-    g = standard()
-    act(g, "bet", amount=10)
-    act(g, "call")
-    act(g, "reveal_gear", card=find(g, 0, "Six-Gun"))
-    act(g, "reveal_gear", card=find(g, 1, "Lucky Coin"))
-    act(g, "check")
-    act(g, "check")
-    act(g, "play_fortune", card=find(g, 0, "Quick Draw"))
-    act(g, "play_fortune", card=find(g, 1, "Bad Omen"))
+    g = to_the_showdown()
     assert g.final()["cards_played"] == [
         [code(1), code(10), code(20)],
         [code(2), code(11), code(21)],
@@ -132,15 +139,7 @@ def test_riding_shotgun_counts_as_played_but_not_as_in_the_shootout():
 
 
 def test_a_whole_shootout_is_logged_with_exact_chips():
-    g = standard()
-    act(g, "bet", amount=10)
-    act(g, "call")
-    act(g, "reveal_gear", card=find(g, 0, "Six-Gun"))
-    act(g, "reveal_gear", card=find(g, 1, "Lucky Coin"))
-    act(g, "check")
-    act(g, "check")
-    act(g, "play_fortune", card=find(g, 0, "Quick Draw"))
-    act(g, "play_fortune", card=find(g, 1, "Bad Omen"))
+    g = to_the_showdown()
     assert g.final()["shootout_log"] == []  # logged when the shootout is over
     act(g, "reinvest", dude=g.sdude[0].uid)
     # Each had $100 (stake + chips on cards) at the ante. Pot: antes 10, bets 20, gear 3 + 2,
