@@ -17,7 +17,7 @@ from simulator.engine.core.game import GameState
 from simulator.engine.core.record import GameRecord
 
 S = TypeVar("S", bound=GameState)
-A = TypeVar("A")
+A = TypeVar("A", bound=Any)
 
 
 def seat_names(seats: Sequence[Any]) -> list[str]:

@@ -9,15 +9,15 @@ shootout ends or the dude leaves play. Vocabulary: docs/rules/abilities.md.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from simulator.engine.drifter.cards import STAT_INDEX, STATS, Ability, Effect
+from simulator.engine.drifter.cards import STAT_INDEX, STATS, Ability, CardDef, Effect
 
 if TYPE_CHECKING:
     from simulator.engine.drifter.state import Card, DrifterState
 
 # Effect kinds that last (a mark on the target dude) rather than happen once.
-LASTING = frozenset(
+LASTING: Final = frozenset(
     {
         "stat_mod",
         "stat_mod_per",
@@ -36,7 +36,7 @@ LASTING = frozenset(
     }
 )
 # Lasting kinds without a target field work on the ability's own dude.
-SELF_ONLY = frozenset({"reinvest_discount", "cant_accept", "wins_ties", "ante_mod"})
+SELF_ONLY: Final = frozenset({"reinvest_discount", "cant_accept", "wins_ties", "ante_mod"})
 
 
 class Mark:
@@ -51,10 +51,10 @@ class Mark:
         self.shootout = shootout
 
 
-_STATICS: dict[int, tuple[object, tuple[Ability, ...]]] = {}
+_STATICS: Final[dict[int, tuple[CardDef, tuple[Ability, ...]]]] = {}
 
 
-def statics_of(defn) -> tuple[Ability, ...]:
+def statics_of(defn: CardDef) -> tuple[Ability, ...]:
     """The static abilities of a card definition (looked up once per definition: the hot
     paths walk only these)."""
     hit = _STATICS.get(id(defn))
@@ -105,24 +105,27 @@ def condition_holds(s: DrifterState, ability: Ability, owner: int, dude: Card | 
     return True
 
 
-def _sources(s: DrifterState, dude: Card):
-    """(card, its player, its dude) for every card whose static abilities might reach `dude`."""
-    yield dude, dude.owner, dude
+def _sources(s: DrifterState, dude: Card) -> list[tuple[Card, int, Card | None]]:
+    """(card, its player, its dude) for every card whose static abilities might reach `dude`
+    (a list, not a generator: compiled, a list is walked without the iterator protocol)."""
+    owner = dude.owner
+    out: list[tuple[Card, int, Card | None]] = [(dude, owner, dude)]
     for g in dude.gear:
-        yield g, dude.owner, dude
-    if s.shooting and dude.in_street and not s.folded[dude.owner]:
+        out.append((g, owner, dude))
+    if s.shooting and dude.in_street and not s.folded[owner]:
         for f in s.fortunes:
-            if f.owner == dude.owner:
-                yield f, dude.owner, dude
+            if f.owner == owner:
+                out.append((f, owner, dude))
         for other in s.street:
             if other is dude or s.folded[other.owner]:
                 continue
-            yield other, other.owner, other
+            out.append((other, other.owner, other))
             for g in other.gear:
-                yield g, other.owner, other
+                out.append((g, other.owner, other))
         for f in s.fortunes:
-            if f.owner != dude.owner:
-                yield f, f.owner, s.sdude[f.owner]
+            if f.owner != owner:
+                out.append((f, f.owner, s.sdude[f.owner]))
+    return out
 
 
 def _negated(s: DrifterState, dude: Card) -> bool:
@@ -186,7 +189,7 @@ def _effects_on(s: DrifterState, dude: Card) -> list[tuple[Effect, int]]:
         return out
     if "negate_gear" not in s.kinds_present:
         return _effects_unnegated(s, dude, out)
-    negated = None
+    negated: bool | None = None
     table = _STATICS
     for card, owner, src in _sources(s, dude):
         defn = card.defn
@@ -203,11 +206,11 @@ def _effects_on(s: DrifterState, dude: Card) -> list[tuple[Effect, int]]:
     return out
 
 
-_OUTWARD_TARGETS = frozenset({"all", "opponents", "other_players", "chosen_opponent"})
-_OUTWARD: dict[int, tuple[object, tuple[Ability, ...]]] = {}
+_OUTWARD_TARGETS: Final = frozenset({"all", "opponents", "other_players", "chosen_opponent"})
+_OUTWARD: Final[dict[int, tuple[CardDef, tuple[Ability, ...]]]] = {}
 
 
-def outward_of(defn) -> tuple[Ability, ...]:
+def outward_of(defn: CardDef) -> tuple[Ability, ...]:
     """The static abilities of a card definition that can reach another player's dude."""
     hit = _OUTWARD.get(id(defn))
     if hit is None or hit[0] is not defn:
@@ -220,7 +223,15 @@ def outward_of(defn) -> tuple[Ability, ...]:
     return hit[1]
 
 
-def _collect(s, card: Card, statics, owner: int, src: Card | None, dude: Card, out: list) -> None:
+def _collect(
+    s: DrifterState,
+    card: Card,
+    statics: tuple[Ability, ...],
+    owner: int,
+    src: Card | None,
+    dude: Card,
+    out: list[tuple[Effect, int]],
+) -> None:
     for ab in statics:
         if ab.concealed == card.revealed:
             continue
@@ -229,7 +240,9 @@ def _collect(s, card: Card, statics, owner: int, src: Card | None, dude: Card, o
             out.extend((e, owner) for e in hit)
 
 
-def _effects_unnegated(s: DrifterState, dude: Card, out: list) -> list[tuple[Effect, int]]:
+def _effects_unnegated(
+    s: DrifterState, dude: Card, out: list[tuple[Effect, int]]
+) -> list[tuple[Effect, int]]:
     """`_effects_on` when no card of the game negates gear: the same sources in the same
     order, but another dude's cards are searched only for abilities that reach out (an
     ability aimed at its own dude or player cannot reach this one)."""
@@ -279,7 +292,9 @@ def _per(s: DrifterState, e: Effect, owner: int, dude: Card) -> int:
 def stat_index(s: DrifterState, stat: str | None) -> int:
     """Index of a stat reference; -1 for `contested` outside a shootout."""
     if stat == "contested":
-        return STAT_INDEX[s.contested] if s.contested is not None else -1
+        contested = s.contested
+        return STAT_INDEX[contested] if contested is not None else -1
+    assert stat is not None  # every effect that refers to a stat names one (cards.py)
     return STAT_INDEX[stat]
 
 
@@ -297,7 +312,9 @@ def dude_stats(s: DrifterState, dude: Card) -> list[int]:
     return _dude_stats(s, dude)
 
 
-def _dude_stats(s: DrifterState, dude: Card, effects: list | None = None) -> list[int]:
+def _dude_stats(
+    s: DrifterState, dude: Card, effects: list[tuple[Effect, int]] | None = None
+) -> list[int]:
     """The stats worked out afresh (`effects`: the effects on the dude, if already known)."""
     if dude.revealed:
         d = dude.defn
@@ -311,10 +328,14 @@ def _dude_stats(s: DrifterState, dude: Card, effects: list | None = None) -> lis
         effects = _effects_on(s, dude)
     if not effects:
         return [v if v > 0 else 0 for v in base]
-    sets = []
+    # cards.py requires the fields each kind uses (stats, amount, value): the asserts below
+    # only narrow them for the type checker
+    sets: list[Effect] = []
     for e, _ in effects:
         if e.kind == "stat_swap" and dude.revealed:
-            i, j = STAT_INDEX[e.stats[0]], STAT_INDEX[e.stats[1]]
+            pair = e.stats
+            assert pair is not None
+            i, j = STAT_INDEX[pair[0]], STAT_INDEX[pair[1]]
             printed = dude.defn.stats
             base[i] += printed[j] - printed[i]
             base[j] += printed[i] - printed[j]
@@ -323,18 +344,24 @@ def _dude_stats(s: DrifterState, dude: Card, effects: list | None = None) -> lis
         if kind == "stat_mod":
             i = stat_index(s, e.stat)
             if i >= 0:
-                base[i] += e.amount
+                mod = e.amount
+                assert mod is not None
+                base[i] += mod
         elif kind == "stat_mod_per":
             i = stat_index(s, e.stat)
             if i >= 0:
-                base[i] += e.amount * _per(s, e, owner, dude)
+                mod = e.amount
+                assert mod is not None
+                base[i] += mod * _per(s, e, owner, dude)
         elif kind == "stat_set":
             sets.append(e)
     out = [v if v > 0 else 0 for v in base]
     for e in sets:
         i = stat_index(s, e.stat)
         if i >= 0:
-            out[i] = e.value
+            value = e.value
+            assert value is not None
+            out[i] = value
     return out
 
 
@@ -345,7 +372,9 @@ def kicker_limit(s: DrifterState, dude: Card) -> int:
         return limit
     for e, _ in effects_on(s, dude):
         if e.kind == "kicker_limit_mod":
-            limit += e.amount
+            amount = e.amount
+            assert amount is not None  # required of kicker_limit_mod (cards.py)
+            limit += amount
     return max(limit, 0)
 
 
@@ -360,7 +389,13 @@ def total_amount(s: DrifterState, dude: Card, kind: str) -> int:
     """The summed `amount` of effects of `kind` on `dude` (reinvest_discount, ante_mod)."""
     if kind not in s.kinds_present:
         return 0
-    return sum(e.amount for e, _ in effects_on(s, dude) if e.kind == kind)
+    total = 0
+    for e, _ in effects_on(s, dude):
+        if e.kind == kind:
+            amount = e.amount
+            assert amount is not None  # required of every kind that is summed (cards.py)
+            total += amount
+    return total
 
 
 def player_cant_play_fortune(s: DrifterState, player: int) -> bool:
@@ -460,6 +495,8 @@ def _effect(
     chosen: int,
     stat: str,
 ) -> None:
+    # cards.py requires `count` or `amount` of the kinds that use it: the asserts below only
+    # narrow them for the type checker
     kind = e.kind
     in_shootout = s.shooting
     if kind in LASTING:
@@ -479,26 +516,36 @@ def _effect(
                 if p not in s.player_marks:
                     s.player_marks.append(p)
     elif kind == "draw":
-        s.draw(owner, e.count)
+        count = e.count
+        assert count is not None
+        s.draw(owner, count)
     elif kind == "opponent_discard":
+        count = e.count
+        assert count is not None
         for p in s.other_shootout_players(owner):
-            for _ in range(e.count):
+            for _ in range(count):
                 hand = s.hand[p]
                 if not hand:
                     break
                 i = s.chance.choice_index(len(hand), f"discard{p}")
                 s.dead[p].append(hand.pop(i))
     elif kind == "take_from_pot":
-        x = min(e.amount, s.pot)
+        amount = e.amount
+        assert amount is not None
+        x = min(amount, s.pot)
         s.pot -= x
         s.stake[owner] += x
     elif kind == "tax":
+        amount = e.amount
+        assert amount is not None
         for p in s.other_shootout_players(owner):
-            x = min(e.amount, s.stake[p])
+            x = min(amount, s.stake[p])
             s.stake[p] -= x
             s.pot += x
     elif kind == "refund":
-        x = min(e.amount, card.chips)
+        amount = e.amount
+        assert amount is not None
+        x = min(amount, card.chips)
         card.chips -= x
         s.stake[owner] += x
     elif kind == "play_kicker":
@@ -531,8 +578,10 @@ def _effect(
     elif kind == "put_into_play":
         s.put_into_play(owner, e.card_type, dude)
     elif kind == "extra_actions":
+        count = e.count
+        assert count is not None
         if s.phase == "turn" and s.actor == owner:
-            s.actions_left += e.count
+            s.actions_left += count
     elif kind == "force_reveal_gear":
         for d in target_dudes(s, e.target, owner, dude, chosen):
             s.force_reveal(d)
@@ -543,7 +592,7 @@ def _effect(
 
 def copy_candidates(s: DrifterState, of: str, exclude: Card | None = None) -> list[Card]:
     """Revealed cards in the saloon or street a copy card may become (by `of`)."""
-    out = []
+    out: list[Card] = []
     for d in [*s.saloon, *s.street]:
         if d.revealed and of in ("any", "dude"):
             out.append(d)

@@ -8,12 +8,12 @@ legal kind with a legal amount, so a bet of $7 is fine even when the menu offers
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from simulator.engine.core.errors import IllegalAction
 
 # kind -> the fields it uses (anything else must stay at its default)
-KINDS: dict[str, tuple[str, ...]] = {
+KINDS: Final[dict[str, tuple[str, ...]]] = {
     # the turn
     "play_dude": ("card", "revealed", "chips"),
     "play_gear": ("card", "dude", "revealed", "chips", "target"),
@@ -46,26 +46,84 @@ KINDS: dict[str, tuple[str, ...]] = {
 }
 
 
-class Action(NamedTuple):
-    """One decision (an immutable tuple: cheap to build, compare and hash). Unused fields keep
-    their defaults and are left out of the JSON form.
+class Action:
+    """One decision: immutable, compared and hashed by value. Unused fields keep their defaults
+    and are left out of the JSON form.
 
     `card`: instance id of the card (or kicker chip) played; `dude`: instance id of the dude it
     goes on or that is moved; `revealed`: played face up; `chips`: betting chips put on a card;
     `amount`: a bet or the size of a raise; `stat`: a contested or chosen stat; `target`:
     instance id chosen for a `chosen_opponent` target or a copy card; `ability`: index of the
     ability used on the card.
+
+    A plain class rather than a named tuple: compiled (simulator/engine/compiled.py), its
+    fields are read straight from the struct and it is built without a Python-level call.
     """
 
-    kind: str
-    card: int = -1
-    dude: int = -1
-    revealed: bool = False
-    chips: int = 0
-    amount: int = 0
-    stat: str = ""
-    target: int = -1
-    ability: int = -1
+    __slots__ = ("ability", "amount", "card", "chips", "dude", "kind", "revealed", "stat", "target")
+
+    def __init__(
+        self,
+        kind: str,
+        card: int = -1,
+        dude: int = -1,
+        revealed: bool = False,
+        chips: int = 0,
+        amount: int = 0,
+        stat: str = "",
+        target: int = -1,
+        ability: int = -1,
+    ) -> None:
+        self.kind: Final = kind
+        self.card: Final = card
+        self.dude: Final = dude
+        self.revealed: Final = revealed
+        self.chips: Final = chips
+        self.amount: Final = amount
+        self.stat: Final = stat
+        self.target: Final = target
+        self.ability: Final = ability
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return (
+            self.kind == other.kind
+            and self.card == other.card
+            and self.dude == other.dude
+            and self.revealed == other.revealed
+            and self.chips == other.chips
+            and self.amount == other.amount
+            and self.stat == other.stat
+            and self.target == other.target
+            and self.ability == other.ability
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.kind,
+                self.card,
+                self.dude,
+                self.revealed,
+                self.chips,
+                self.amount,
+                self.stat,
+                self.target,
+                self.ability,
+            )
+        )
+
+    def __repr__(self) -> str:
+        return f"Action({', '.join(f'{k}={v!r}' for k, v in self._fields().items())})"
+
+    def _fields(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for name, default in _DEFAULTS.items():
+            value = getattr(self, name)
+            if value != default:
+                out[name] = value
+        return out
 
     def to_json(self) -> dict:
         """The action as a JSON object with only the fields its kind uses."""
@@ -100,7 +158,7 @@ class Action(NamedTuple):
         return f"{self.kind}({', '.join(parts)})"
 
 
-_DEFAULTS: dict[str, Any] = {
+_DEFAULTS: Final[dict[str, Any]] = {
     "card": -1,
     "dude": -1,
     "revealed": False,
@@ -111,12 +169,12 @@ _DEFAULTS: dict[str, Any] = {
     "ability": -1,
 }
 
-END_ACTIONS = Action("end_actions")
-END_TURN = Action("end_turn")
-REFUSE = Action("refuse")
-PASS_SHOTGUN = Action("pass_shotgun")
-CHECK = Action("check")
-CALL = Action("call")
-FOLD = Action("fold")
-PASS_REVEAL = Action("pass_reveal")
-PASS_FORTUNE = Action("pass_fortune")
+END_ACTIONS: Final = Action("end_actions")
+END_TURN: Final = Action("end_turn")
+REFUSE: Final = Action("refuse")
+PASS_SHOTGUN: Final = Action("pass_shotgun")
+CHECK: Final = Action("check")
+CALL: Final = Action("call")
+FOLD: Final = Action("fold")
+PASS_REVEAL: Final = Action("pass_reveal")
+PASS_FORTUNE: Final = Action("pass_fortune")

@@ -16,40 +16,50 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final
 
 from simulator.engine.core.bots import RandomBot
 from simulator.engine.core.chance import RecordedChance
 from simulator.engine.drifter.actions import Action
-from simulator.engine.drifter.cards import STAT_INDEX, STATS
+from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue, KickerChipDef
 
 if TYPE_CHECKING:
+    from simulator.engine.drifter.state import Card, DrifterState
     from simulator.engine.drifter.view import View
 
-BLUFF_RANGE = 3  # a concealed card may carry up to this much more than its cost (the menu's bluff)
-VAR_DUDE = 4.0  # variance of a guess at a concealed dude's stat
-VAR_GEAR = 1.5  # and of each concealed gear card's bonus
-VAR_HAND = 2.5  # fortune cards and kicker chips nobody has seen yet swing every fight
-STALL_LIMIT = 10  # my turns in a row without the stake moving, before any challenge is taken
+BLUFF_RANGE: Final = (
+    3  # a concealed card may carry up to this much more than its cost (the menu's bluff)
+)
+VAR_DUDE: Final = 4.0  # variance of a guess at a concealed dude's stat
+VAR_GEAR: Final = 1.5  # and of each concealed gear card's bonus
+VAR_HAND: Final = 2.5  # fortune cards and kicker chips nobody has seen yet swing every fight
+STALL_LIMIT: Final = 10  # my turns in a row without the stake moving, before any challenge is taken
+
+# A guess at an opposing dude (see `_guess`): each stat, each stat if its player picked it, its
+# best stat, the variance.
+Guess = tuple[list[float], list[float], float, float]
+# What one decision has worked out (the view does not change within it): a `Guess` by dude uid,
+# and `_best_opponents` by ("best", stat index or None).
+DecisionCache = dict[int | tuple[str, int | None], Any]
 
 
 class _Priors:
     """What a concealed card with $c on it could add to each stat, averaged over the catalogue
     (public knowledge: every player knows which cards exist)."""
 
-    def __init__(self, catalogue) -> None:
+    def __init__(self, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
         self.dudes = [c for c in catalogue.cards if c.is_dude]
         self.gear = [c for c in catalogue.cards if c.type == "gear"]
         # kicker chips by value: what a chip of that colour could be (its sides are hidden)
-        self.chips_by_value: dict[int, list] = {}
+        self.chips_by_value: dict[int, list[KickerChipDef]] = {}
         for chip in catalogue.chips:
             self.chips_by_value.setdefault(chip.value, []).append(chip)
         self._dude: dict[int, tuple[tuple[float, float, float], float]] = {}
         self._gear: dict[int, tuple[tuple[float, float, float], float]] = {}
 
     @staticmethod
-    def _fits(cards: list, chips: int) -> list:
+    def _fits(cards: list[CardDef], chips: int) -> list[CardDef]:
         near = [c for c in cards if chips - BLUFF_RANGE <= c.cost <= chips]
         return near or [c for c in cards if c.cost <= chips] or cards
 
@@ -57,10 +67,14 @@ class _Priors:
         """(mean stats, mean best stat) of the dudes that $chips could pay for."""
         hit = self._dude.get(chips)
         if hit is None:
-            fits = self._fits(self.dudes, chips) or [None]
-            stats = [c.stats if c is not None else (4, 4, 4) for c in fits]
+            fits = self._fits(self.dudes, chips)
+            stats = [c.stats for c in fits] if fits else [(4, 4, 4)]
             k = len(stats)
-            means = tuple(sum(st[i] for st in stats) / k for i in range(3))
+            means = (
+                sum(st[0] for st in stats) / k,
+                sum(st[1] for st in stats) / k,
+                sum(st[2] for st in stats) / k,
+            )
             hit = self._dude[chips] = (means, sum(max(st) for st in stats) / k)
         return hit
 
@@ -69,26 +83,32 @@ class _Priors:
         hit = self._gear.get(chips)
         if hit is None:
             fits = self._fits(self.gear, chips)
-            bonuses = []
+            bonuses: list[list[int]] = []
             for c in fits:
                 b = [0, 0, 0]
                 for a in c.abilities:
                     if a.timing != "static":
                         continue
                     for e in a.effects:
-                        if e.kind == "stat_mod" and e.target in (None, "self") and e.amount:
-                            if e.stat == "contested":
-                                b = [x + e.amount for x in b]
-                            elif e.stat in STAT_INDEX:
-                                b[STAT_INDEX[e.stat]] += e.amount
+                        amount = e.amount
+                        if e.kind == "stat_mod" and e.target in (None, "self") and amount:
+                            stat = e.stat
+                            if stat == "contested":
+                                b = [x + amount for x in b]
+                            elif stat is not None and stat in STAT_INDEX:
+                                b[STAT_INDEX[stat]] += amount
                 bonuses.append(b)
             k = max(len(bonuses), 1)
-            means = tuple(sum(b[i] for b in bonuses) / k for i in range(3))
+            means = (
+                sum(b[0] for b in bonuses) / k,
+                sum(b[1] for b in bonuses) / k,
+                sum(b[2] for b in bonuses) / k,
+            )
             hit = self._gear[chips] = (means, sum(max(b) for b in bonuses) / k)
         return hit
 
 
-_PRIORS: dict[int, _Priors] = {}
+_PRIORS: Final[dict[int, _Priors]] = {}
 
 
 def _priors(view: View) -> _Priors:
@@ -99,12 +119,15 @@ def _priors(view: View) -> _Priors:
     return pri
 
 
-def _guess(view: View, dude) -> tuple[list[float], list[float], float, float]:
+def _guess(view: View, dude: Card) -> Guess:
     """A guess at an opposing dude's final stats from what is visible: (each stat, each stat
     if its player picked it — then it is likely its best —, its best stat, the variance)."""
     pri = _priors(view)
     shown = view.showing(dude)
     var = 0.0
+    plain: list[float]
+    chosen: list[float]
+    best_of: list[float]
     if dude.revealed:
         plain = list(shown)
         chosen = list(shown)
@@ -127,10 +150,17 @@ def _guess(view: View, dude) -> tuple[list[float], list[float], float, float]:
     return plain, chosen, max(best_of), var
 
 
-def _estimate_opponent(view: View, dude, stat: int | None, chosen: bool = False, cache=None):
+def _estimate_opponent(
+    view: View,
+    dude: Card,
+    stat: int | None,
+    chosen: bool = False,
+    cache: DecisionCache | None = None,
+) -> tuple[float, float]:
     """A guess at an opposing dude's final stat from what is visible, with its variance.
     `stat` None: its best stat. `chosen`: its player picked this stat (it is likely its best).
     `cache`: a dict kept for one decision (the view does not change within it)."""
+    g: Guess | None
     if cache is None:
         g = _guess(view, dude)
     else:
@@ -169,11 +199,11 @@ class HeuristicBot:
 
     # --- estimates ------------------------------------------------------------------------
 
-    def _mine(self, view: View, dude, stat: int | None) -> float:
+    def _mine(self, view: View, dude: Card, stat: int | None) -> float:
         st = view.true_stats(dude)
         return max(st) if stat is None else st[stat]
 
-    def _p_shootout(self, view: View, dude, stat: int | None) -> float:
+    def _p_shootout(self, view: View, dude: Card, stat: int | None) -> float:
         """My chance to win the current shootout against every opposing dude still in it."""
         mine = self._mine(view, dude, stat)
         low = view.rules.has("lowball")
@@ -182,7 +212,9 @@ class HeuristicBot:
         for q in range(view.n):
             if q != view.player and view.in_shootout(q):
                 chosen = q == c and not self.doubt
-                est, var = _estimate_opponent(view, view.street_dude(q), stat, chosen=chosen)
+                d = view.street_dude(q)
+                assert d is not None  # a player in the shootout has its dude in the street
+                est, var = _estimate_opponent(view, d, stat, chosen=chosen)
                 p *= _p_win(est - mine if low else mine - est, var)
         return p
 
@@ -196,7 +228,9 @@ class HeuristicBot:
     def _stat(self, view: View) -> int | None:
         return STAT_INDEX[view.contested] if view.contested else None
 
-    def _challenge_value(self, view: View, a: Action, cache=None) -> tuple[float, float, bool]:
+    def _challenge_value(
+        self, view: View, a: Action, cache: DecisionCache | None = None
+    ) -> tuple[float, float, bool]:
         """(expected chips, chance to win, whether anybody is expected to accept) of a challenge
         with that dude and stat, relative to not challenging. Each opponent is expected to
         accept with its best dude for the stat when, judging my dude from what it can see, the
@@ -209,7 +243,7 @@ class HeuristicBot:
         low = view.rules.has("lowball")
         if cache is None:
             cache = {}
-        best = cache.get(("best", i))
+        best: dict[int, tuple[float, float, Card]] | None = cache.get(("best", i))
         if best is None:
             best = cache["best", i] = self._best_opponents(view, i, low, cache)
         ante = view.ante
@@ -237,11 +271,13 @@ class HeuristicBot:
                 value += ante
         return value, p, fight
 
-    def _best_opponents(self, view: View, i: int | None, low: bool, cache: dict) -> dict:
+    def _best_opponents(
+        self, view: View, i: int | None, low: bool, cache: DecisionCache
+    ) -> dict[int, tuple[float, float, Card]]:
         """For each opponent, (estimate, variance, dude) of the saloon dude it would accept a
         challenge on stat `i` with."""
         me = view.player
-        best: dict[int, tuple[float, float, object]] = {}
+        best: dict[int, tuple[float, float, Card]] = {}
         for d in view.dudes():
             if d.owner == me or d.in_street:
                 continue
@@ -301,7 +337,7 @@ class HeuristicBot:
             return build
         best, best_score = None, -math.inf
         if challenges and stake >= ante:
-            cache: dict = {}
+            cache: DecisionCache = {}
             for a in challenges:
                 value, p, fight = self._challenge_value(view, a, cache)
                 if p < 0.5 and not (fight and p >= p_fight):
@@ -315,7 +351,14 @@ class HeuristicBot:
             return build
         return kinds.get("end_actions", [legal[-1]])[0]
 
-    def _build(self, view: View, kinds, mine, stake: int, reserve: int) -> Action | None:
+    def _build(
+        self,
+        view: View,
+        kinds: dict[str, list[Action]],
+        mine: list[Card],
+        stake: int,
+        reserve: int,
+    ) -> Action | None:
         """Play a dude, gear or a kicker chip if one is worth it."""
         me = view.player
         if "play_dude" in kinds and len(mine) < 3:
@@ -380,7 +423,7 @@ class HeuristicBot:
         return next((a for a in legal if a.kind == "end_turn"), legal[0])
 
     def _cold_challenge(self, view: View, legal: list[Action]) -> Action:
-        cache: dict = {}
+        cache: DecisionCache = {}
         return max(legal, key=lambda a: self._challenge_value(view, a, cache)[0])
 
     def _accept(self, view: View, legal: list[Action]) -> Action | None:
@@ -388,6 +431,7 @@ class HeuristicBot:
         way, so accepting pays when p * (pot + their chips) beats (1 - p) * mine."""
         stat = self._stat(view)
         c = view.street_dude(view.challenger)
+        assert c is not None  # the challenger's dude is in the street
         self.doubt = False
         best, best_ev, best_p = self._best_accept(view, legal, stat, c, doubt=False)
         # Refusing every challenge only trades antes back and forth: a player behind gains
@@ -410,12 +454,15 @@ class HeuristicBot:
             return best
         return next((a for a in legal if a.kind == "refuse"), best)
 
-    def _best_accept(self, view: View, legal: list[Action], stat, c, doubt: bool):
+    def _best_accept(
+        self, view: View, legal: list[Action], stat: int | None, c: Card, doubt: bool
+    ) -> tuple[Action | None, float, float]:
         low = view.rules.has("lowball")
         theirs, var = _estimate_opponent(view, c, stat, chosen=not doubt)
         their_risk = c.chips + sum(g.chips for g in c.gear if g.revealed)
         pot = view.pot
-        best, best_ev, best_p = None, -math.inf, 0.0
+        best: Action | None = None
+        best_ev, best_p = -math.inf, 0.0
         for a in legal:
             if a.kind != "accept":
                 continue
@@ -437,6 +484,7 @@ class HeuristicBot:
     def _bet(self, view: View, legal: list[Action]) -> Action | None:
         me = view.player
         dude = view.street_dude(me)
+        assert dude is not None  # asked only while in the shootout
         p = self._p_shootout(view, dude, self._stat(view))
         owe = view.owe
         pot = view.pot
@@ -460,6 +508,7 @@ class HeuristicBot:
                 continue
             g = view.card(a.card)
             dude = g.host
+            assert dude is not None  # gear in play is on a dude
             before = view.true_stats(dude, with_gear=False)
             after = view.stats_if_revealed(dude, g)
             delta = (max(after) - max(before)) if stat is None else after[stat] - before[stat]
@@ -472,6 +521,7 @@ class HeuristicBot:
     def _fortune(self, view: View, legal: list[Action]) -> Action | None:
         me = view.player
         dude = view.street_dude(me)
+        assert dude is not None  # asked only while in the shootout
         p = self._p_shootout(view, dude, self._stat(view))
         stake = view.stakes[me]
         for a in legal:
@@ -539,7 +589,7 @@ class SearchBot:
         per = max(self.rollouts // len(candidates), 2)
         # common random numbers: every candidate is tried on the same sampled worlds
         seeds = [self.rng.randrange(1 << 30) for _ in range(per)]
-        scores = []
+        scores: list[float] = []
         for a in candidates:
             total = sum(self._rollout(view, a, seed) for seed in seeds)
             scores.append(total / per + (0.01 if a == base else 0.0))
@@ -577,14 +627,14 @@ class SearchBot:
             p = sim.actor
             sim.apply(policies[p].choose(sim.view(p), sim.legal_actions()))
             steps += 1
-        worth = sim.stake[me]
+        worth = float(sim.stake[me])
         for d in sim.saloon:
             if d.owner == me:
                 worth += d.chips + 0.5 * max(d.printed.cost - 1, 0)
         return worth
 
 
-def determinize(view: View, rng: random.Random):
+def determinize(view: View, rng: random.Random) -> DrifterState:
     """A copy of the game in which everything `view.player` cannot see is dealt again at
     random from the cards it could be: other players' hands and decks are reshuffled together,
     their concealed cards swapped with unseen cards of the same type, and the kicker chips in
@@ -626,7 +676,7 @@ def determinize(view: View, rng: random.Random):
     return sim
 
 
-def _swap_identity(a, b) -> None:
+def _swap_identity(a: Card, b: Card) -> None:
     a.printed, b.printed = b.printed, a.printed
     a.defn, b.defn = b.defn, a.defn
 
@@ -643,6 +693,6 @@ def _search(seat: int, seed: int) -> SearchBot:
     return SearchBot(seed)
 
 
-FACTORIES = {"random": _random, "heuristic": _heuristic, "search": _search}
+FACTORIES: Final = {"random": _random, "heuristic": _heuristic, "search": _search}
 
 __all__ = ["FACTORIES", "STATS", "HeuristicBot", "RandomBot", "SearchBot", "determinize"]

@@ -12,17 +12,18 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, cast
 
+from simulator.engine.compiled import ROOT
 from simulator.engine.core.errors import EngineError
 
-STATS = ("smarts", "skill", "luck")
-STAT_INDEX = {name: i for i, name in enumerate(STATS)}
-CARD_TYPES = ("dude", "gear", "fortune")
-RARITIES = ("common", "uncommon", "rare", "fixed", "promo")
-CHIP_VALUES = {"white": 1, "red": 5, "blue": 10, "green": 25}
+STATS: Final = ("smarts", "skill", "luck")
+STAT_INDEX: Final = {name: i for i, name in enumerate(STATS)}
+CARD_TYPES: Final = ("dude", "gear", "fortune")
+RARITIES: Final = ("common", "uncommon", "rare", "fixed", "promo")
+CHIP_VALUES: Final = {"white": 1, "red": 5, "blue": 10, "green": 25}
 
-TIMINGS = frozenset(
+TIMINGS: Final = frozenset(
     {
         "static",
         "on_play",
@@ -35,13 +36,15 @@ TIMINGS = frozenset(
         "on_lose",
     }
 )
-TARGETS = frozenset({"self", "opponents", "all", "chosen_opponent", "player", "other_players"})
-STAT_REFS = frozenset({*STATS, "contested"})
-ONCE = frozenset({"turn", "shootout", "game"})
-DURATIONS = frozenset({"shootout", "permanent"})
+TARGETS: Final = frozenset(
+    {"self", "opponents", "all", "chosen_opponent", "player", "other_players"}
+)
+STAT_REFS: Final = frozenset({*STATS, "contested"})
+ONCE: Final = frozenset({"turn", "shootout", "game"})
+DURATIONS: Final = frozenset({"shootout", "permanent"})
 
 # condition key -> a check of its value
-CONDITIONS: dict[str, Any] = {
+CONDITIONS: Final[dict[str, Any]] = {
     "contested": lambda v: v in STATS,
     "contested_not": lambda v: v in STATS,
     "in_street": lambda v: v is True,
@@ -65,7 +68,7 @@ def _pos(v: Any) -> bool:
 
 # effect kind -> {field: check}; every listed field is required, no other field is allowed
 # except the optional `duration`.
-EFFECTS: dict[str, dict[str, Any]] = {
+EFFECTS: Final[dict[str, dict[str, Any]]] = {
     "stat_mod": {"stat": STAT_REFS.__contains__, "amount": _int, "target": TARGETS.__contains__},
     "stat_mod_per": {
         "stat": STAT_REFS.__contains__,
@@ -439,7 +442,7 @@ def _parse_booster(raw: Any, set_code: str) -> tuple[tuple[BoosterSlot, ...], in
         for rarity, weight in weights.items():
             if rarity not in RARITIES or not _pos(weight):
                 raise _fail(set_code, f"bad booster weight {rarity!r}: {weight!r}")
-        slots.append(BoosterSlot(count=count, weights=tuple(weights.items())))
+        slots.append(BoosterSlot(count=cast(int, count), weights=tuple(weights.items())))
     if not slots:
         raise _fail(set_code, "a booster needs slots")
     chips = raw.get("kicker_chips", 1)
@@ -531,8 +534,10 @@ def parse_sets(raw_sets: Iterable[Any]) -> Catalogue:
     )
 
 
-DEFAULT_FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "sets"
-_CACHE: dict[str, Catalogue] = {}
+# From the project root, not this file's folder: compiled, this module lives in build/engine.
+DEFAULT_FIXTURES: Final = ROOT / "fixtures" / "sets"
+_CACHE: Final[dict[str, Catalogue]] = {}
+_DEFAULT_KEY: Final = str(DEFAULT_FIXTURES.resolve())
 
 
 def load_catalogue(directory: Path | str | None = None) -> Catalogue:
@@ -541,7 +546,8 @@ def load_catalogue(directory: Path | str | None = None) -> Catalogue:
     Cached per directory: the catalogue is immutable.
     """
     path = Path(directory) if directory is not None else DEFAULT_FIXTURES
-    key = str(path.resolve())
+    # every new game asks for the default: its key is worked out once
+    key = _DEFAULT_KEY if directory is None else str(path.resolve())
     if key not in _CACHE:
         docs = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(path.glob("*.json"))]
         _CACHE[key] = parse_sets(docs)

@@ -334,7 +334,6 @@ def _excess(
     wanted: Mapping[str, int], have: Mapping[str, int], attr: str, code: str, what: str
 ) -> list[Problem]:
     out = []
-    key = "card" if attr == "cards" else "kicker_chip"
     for item, qty in wanted.items():
         if _bad_qty(qty):
             continue
@@ -347,7 +346,8 @@ def _excess(
                     attr=attr,
                     qty=qty,
                     limit=limit,
-                    **{key: item},
+                    card=item if attr == "cards" else None,
+                    kicker_chip=None if attr == "cards" else item,
                 )
             )
     return out
@@ -365,7 +365,6 @@ def _from_pool(
             ("cards", cards, pool.cards),
             ("kicker_chips", kicker_chips, pool.kicker_chips),
         ):
-            key = "card" if attr == "cards" else "kicker_chip"
             for item, qty in have.items():
                 used = wanted.get(item, 0)
                 used = used if type(used) is int else 0
@@ -378,7 +377,8 @@ def _from_pool(
                             attr=attr,
                             qty=used,
                             limit=qty,
-                            **{key: item},
+                            card=item if attr == "cards" else None,
+                            kicker_chip=None if attr == "cards" else item,
                         )
                     )
     return problems

@@ -7,7 +7,7 @@ single possible answer (a player with no dude refuses, one with no concealed gea
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from simulator.engine.drifter import abilities as ab
 from simulator.engine.drifter.actions import (
@@ -30,12 +30,16 @@ from simulator.engine.drifter.variants import (
 )
 
 if TYPE_CHECKING:
-    from simulator.engine.drifter.state import Card
+    from collections.abc import Sequence
+
+    from simulator.engine.drifter.cards import Ability, Catalogue
+    from simulator.engine.drifter.state import Card, DrifterState, Kicker, Seat
+    from simulator.engine.drifter.variants import Rules
 
 
-_NO_TARGET = (-1,)
-_NO_STAT = ("",)
-_CHOICES: dict[int, tuple[object, tuple[str | None, bool, bool]]] = {}
+_NO_TARGET: Final[tuple[int, ...]] = (-1,)
+_NO_STAT: Final[tuple[str, ...]] = ("",)
+_CHOICES: Final[dict[int, tuple[object, tuple[str | None, bool, bool]]]] = {}
 
 
 def _choices(what, index: int) -> tuple[str | None, bool, bool]:
@@ -59,6 +63,121 @@ def _choices(what, index: int) -> tuple[str | None, bool, bool]:
 
 class ShootoutSteps:
     """The challenge sequence of the rules, steps 1 to 5."""
+
+    # The game's attributes, set up by DrifterState.__init__ (state.py) and declared here,
+    # where the shootout steps use them, so that the compiled build (simulator/engine/
+    # compiled.py) lays them out as fields and type-checks them.
+    cat: Catalogue
+    rules: Rules
+    seats: list[Seat]
+    seed: int
+    n: int
+    events: list | None
+    chance: Any
+    log: list | None
+    cards: list[Card]
+    kickers: list[Kicker]
+    deck: list[list[Card]]
+    hand: list[list[Card]]
+    dead: list[list[Card]]
+    chips: list[list[Kicker]]
+    dead_chips: list[list[Kicker]]
+    stake: list[int]
+    pot: int
+    carried: int
+    saloon: list[Card]
+    street: list[Card]
+    fortunes: list[Card]
+    player_marks: list[Any]
+    has_marks: bool
+    badge: int
+    turns: int
+    pturns: list[int]
+    shootouts: int
+    shootouts_contested: int
+    step: int
+    phase: str
+    actor: int
+    actions_left: int
+    turn_limit: bool
+    challenged: bool
+    used_once: set[tuple[int, int, str, int]]
+    redrawn: list[bool]
+    over: bool
+    cap_hit: bool
+    end_reason: str
+    winners: list[int]
+    first: int
+    played: list[list[str]]
+    played_codes: list[set[str]]
+    shootout_log: list[dict]
+    held_at_ante: list[int]
+    cold_turns_left: int
+    _menu: list[Action] | None
+    stat_cache: dict[int, list[int]] | None
+    fx_cache: dict[int, list] | None
+    has_statics: bool
+    kinds_present: frozenset[str]
+    chip_sensitive: bool
+    _rot: list[tuple[int, ...]]
+
+    # DrifterState's helpers the steps call (state.py has them)
+    def _cold_after(self) -> None:
+        raise NotImplementedError
+
+    def _collect_antes(self, ante: int) -> bool:
+        raise NotImplementedError
+
+    def _end_game(self, reason: str) -> None:
+        raise NotImplementedError
+
+    def _enter_saloon(self, p: int, card: Card, revealed: bool, chips: int) -> None:
+        raise NotImplementedError
+
+    def _resolve_copy(self, card: Card, target: int) -> None:
+        raise NotImplementedError
+
+    def _stakes_end_game(self) -> bool:
+        raise NotImplementedError
+
+    def all_dudes(self) -> list[Card]:
+        raise NotImplementedError
+
+    def bury(self, card: Card) -> None:
+        raise NotImplementedError
+
+    def bury_dude(self, dude: Card) -> None:
+        raise NotImplementedError
+
+    def draw_to(self, p: int) -> None:
+        raise NotImplementedError
+
+    def dudes_of(self, p: int) -> list[Card]:
+        raise NotImplementedError
+
+    def holdings(self, p: int) -> int:
+        raise NotImplementedError
+
+    def mark_played(self, p: int, card: Card) -> None:
+        raise NotImplementedError
+
+    def note(self, *event: Any) -> None:
+        raise NotImplementedError
+
+    def once_free(self, card: Card, index: int, ability: Ability) -> bool:
+        raise NotImplementedError
+
+    def reveal_dude(self, dude: Card) -> None:
+        raise NotImplementedError
+
+    def seats_from(self, start: int) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def stats(self, dude: Card) -> list[int]:
+        raise NotImplementedError
+
+    def use_once(self, card: Card, index: int, ability: Ability) -> None:
+        raise NotImplementedError
 
     def reset_shootout(self) -> None:
         n = self.n
@@ -133,12 +252,20 @@ class ShootoutSteps:
     def shootout_dudes(self) -> list[Card]:
         if not self.shooting:
             return []
-        return [self.sdude[q] for q in self.seats_from(self.challenger) if self.in_shootout(q)]
+        return [
+            d
+            for q in self.seats_from(self.challenger)
+            if self.in_shootout(q) and (d := self.sdude[q]) is not None
+        ]
 
     def opposing_dudes(self, owner: int) -> list[Card]:
         if not self.shooting:
             return []
-        return [self.sdude[q] for q in self.seats_from(owner) if q != owner and self.in_shootout(q)]
+        return [
+            d
+            for q in self.seats_from(owner)
+            if q != owner and self.in_shootout(q) and (d := self.sdude[q]) is not None
+        ]
 
     def other_shootout_players(self, owner: int) -> list[int]:
         if not self.shooting:
@@ -161,7 +288,9 @@ class ShootoutSteps:
             return self.challenger
         best, lead = -1, self.challenger
         for q in self.shootout_players():
-            v = self.value(self.sdude[q])
+            d = self.sdude[q]
+            assert d is not None
+            v = self.value(d)
             if v > best:
                 best, lead = v, q
         return lead
@@ -197,7 +326,8 @@ class ShootoutSteps:
         self.challenged = True
         self.actions_left -= 1
         if not self.rules.has(COLD_HANDS):
-            ante = max(self.rules.ante + ab.total_amount(self, dude, "ante_mod"), 0)
+            mod = ab.total_amount(cast("DrifterState", self), dude, "ante_mod")
+            ante = max(self.rules.ante + mod, 0)
             if not self._collect_antes(ante):
                 return
         self.reset_shootout()
@@ -213,6 +343,7 @@ class ShootoutSteps:
 
     def _to_street(self, p: int, dude: Card) -> bool:
         """Move a dude into the street; True when a Riding Shotgun decision is now pending."""
+        s = cast("DrifterState", self)
         self.saloon.remove(dude)
         self.street.append(dude)
         dude.in_street = True
@@ -220,9 +351,9 @@ class ShootoutSteps:
         self.in_shootout_card(p, dude)
         for g in dude.gear:
             self.in_shootout_card(p, g)
-        ab.trigger(self, dude, "on_enter_street", dude)
+        ab.trigger(s, dude, "on_enter_street", dude)
         for g in dude.gear:
-            ab.trigger(self, g, "on_enter_street", dude)
+            ab.trigger(s, g, "on_enter_street", dude)
         if self.rules.has(RIDING_SHOTGUN) and any(c.defn.is_dude for c in self.hand[p]):
             self.phase = "shotgun"
             self.actor = p
@@ -248,15 +379,12 @@ class ShootoutSteps:
             self._begin_shootout()
 
     def _acceptable(self, p: int) -> list[Card]:
+        s = cast("DrifterState", self)
         out = []
         for d in self.saloon:
             if d.owner != p:
                 continue
-            if (
-                d.revealed
-                and self.contested
-                and ab.has_flag(self, d, "cant_accept", self.contested)
-            ):
+            if d.revealed and self.contested and ab.has_flag(s, d, "cant_accept", self.contested):
                 continue
             out.append(d)
         return out
@@ -277,6 +405,7 @@ class ShootoutSteps:
         if not any(self.sdude[q] is not None for q in range(self.n) if q != c):
             # Nobody accepted: the challenger takes the pot and the dude goes back to the saloon.
             dude = self.sdude[c]
+            assert dude is not None  # the challenger's dude
             self.note("unopposed", c, self.pot)
             self.pot_share[c] = self.pot
             self.shot_winners = [c]
@@ -290,6 +419,7 @@ class ShootoutSteps:
         self.shootouts_contested += 1
         for q in self.shootout_players():
             d = self.sdude[q]
+            assert d is not None
             if d.revealed:
                 self.pot += d.chips
                 d.chips = 0
@@ -341,7 +471,9 @@ class ShootoutSteps:
             menu.append(CALL)
             if self.raises < self.rules.max_raises and st > owe:
                 menu.extend(Action("raise", amount=x) for x in self._sizes(st - owe))
-        if not ab.has_flag(self, self.sdude[p], "cant_fold"):
+        dude = self.sdude[p]
+        assert dude is not None
+        if not ab.has_flag(cast("DrifterState", self), dude, "cant_fold"):
             menu.append(FOLD)
         return menu
 
@@ -387,6 +519,7 @@ class ShootoutSteps:
     def _do_fold(self, a: Action) -> None:
         p = self.actor
         dude = self.sdude[p]
+        assert dude is not None
         self.folded[p] = True
         self.pot += dude.chips
         dude.chips = 0
@@ -419,8 +552,11 @@ class ShootoutSteps:
     # --- 3. revealing gear ----------------------------------------------------------------
 
     def _revealable(self, p: int) -> list[Card]:
+        if not self.reveal_open[p]:
+            return []
         dude = self.sdude[p]
-        if not self.reveal_open[p] or ab.has_flag(self, dude, "cant_reveal_gear"):
+        assert dude is not None
+        if ab.has_flag(cast("DrifterState", self), dude, "cant_reveal_gear"):
             return []
         return [g for g in dude.gear if not g.revealed]
 
@@ -448,9 +584,12 @@ class ShootoutSteps:
             g.revealed = True
         if self.log is not None:
             for g in announced:
-                self.note("reveal_gear", g.owner, g, g.host, self.stats(g.host))
+                host = g.host  # announced gear is on a dude
+                assert host is not None
+                self.note("reveal_gear", g.owner, g, host, self.stats(host))
+        s = cast("DrifterState", self)
         for g in announced:
-            ab.trigger(self, g, "on_reveal", g.host)
+            ab.trigger(s, g, "on_reveal", g.host)
         if announced:
             self._start_betting()
         else:
@@ -470,7 +609,8 @@ class ShootoutSteps:
 
     def force_reveal(self, dude: Card) -> None:
         """force_reveal_gear: its player turns up one concealed gear card (the earliest)."""
-        if not dude.in_street or ab.has_flag(self, dude, "cant_reveal_gear"):
+        s = cast("DrifterState", self)
+        if not dude.in_street or ab.has_flag(s, dude, "cant_reveal_gear"):
             return
         for g in dude.gear:
             if not g.revealed:
@@ -479,7 +619,7 @@ class ShootoutSteps:
                 g.revealed = True
                 if self.log is not None:
                     self.note("reveal_gear", g.owner, g, dude, self.stats(dude))
-                ab.trigger(self, g, "on_reveal", dude)
+                ab.trigger(s, g, "on_reveal", dude)
                 self.lead_changed()
                 return
 
@@ -498,13 +638,14 @@ class ShootoutSteps:
     def _fortune_menu(self) -> list[Action]:
         p = self.actor
         menu: list[Action] = []
-        if not ab.player_cant_play_fortune(self, p):
+        if not ab.player_cant_play_fortune(cast("DrifterState", self), p):
             opp = self.opposing_dudes(p)
             for card in self.hand[p]:
                 if card.printed.type != "fortune":
                     continue
                 menu.extend(self._choice_actions("play_fortune", card, card.printed, -1, opp))
         mine = self.sdude[p]
+        assert mine is not None
         for card in [mine, *mine.gear]:
             if not card.revealed:
                 continue
@@ -515,23 +656,23 @@ class ShootoutSteps:
         menu.append(PASS_FORTUNE)
         return menu
 
-    def _choice_actions(self, kind: str, card: Card, what, index: int, opp: list[Card]):
+    def _choice_actions(
+        self, kind: str, card: Card, what, index: int, opp: list[Card]
+    ) -> list[Action]:
         """One action per choice the card asks for (an opponent, a stat, a card to copy)."""
         copy_of, chooses_opponent, chooses_stat = _choices(what, index)
-        targets = _NO_TARGET
-        stats = _NO_STAT
+        targets: Sequence[int] = _NO_TARGET
+        stats: tuple[str, ...] = _NO_STAT
         if copy_of is not None:
-            targets = [c.uid for c in ab.copy_candidates(self, copy_of or "any")][:4] or [-1]
+            candidates = ab.copy_candidates(cast("DrifterState", self), copy_of or "any")
+            targets = [c.uid for c in candidates][:4] or [-1]
         elif chooses_opponent and len(opp) > 1:
             targets = [d.uid for d in opp]
         if chooses_stat:
             stats = STATS
         ability = index if kind == "as_fortune" else -1
-        new = tuple.__new__
         uid = card.uid
-        return [
-            new(Action, (kind, uid, -1, False, 0, 0, s, t, ability)) for t in targets for s in stats
-        ]
+        return [Action(kind, uid, -1, False, 0, 0, s, t, ability) for t in targets for s in stats]
 
     def _do_play_fortune(self, a: Action) -> None:
         p = self.actor
@@ -545,18 +686,21 @@ class ShootoutSteps:
         self.fortunes.append(card)
         self.mark_played(p, card)
         self._resolve_copy(card, a.target)
+        dude = self.sdude[p]
         if self.log is not None:
-            self.note("play_fortune", p, card, cost, self.sdude[p], self.stats(self.sdude[p]))
-        ab.trigger(self, card, "on_play", self.sdude[p], a.target, a.stat)
+            assert dude is not None  # a fortune's player is in the shootout
+            self.note("play_fortune", p, card, cost, dude, self.stats(dude))
+        ab.trigger(cast("DrifterState", self), card, "on_play", dude, a.target, a.stat)
         self.lead_changed()
         self._fortune_done(passed=False)
 
     def _do_as_fortune(self, a: Action) -> None:
         card = self.cards[a.card]
-        self.use_once(card, a.ability, card.defn.abilities[a.ability])
+        ability = card.defn.abilities[a.ability]
+        self.use_once(card, a.ability, ability)
         self.note("as_fortune", self.actor, card)
         dude = card.host or card
-        ab.resolve(self, card, card.defn.abilities[a.ability], dude, a.target, a.stat)
+        ab.resolve(cast("DrifterState", self), card, ability, dude, a.target, a.stat)
         self.lead_changed()
         self._fortune_done(passed=False)
 
@@ -579,10 +723,12 @@ class ShootoutSteps:
 
     def _showdown(self) -> None:
         self.phase = "showdown"
+        s = cast("DrifterState", self)
         players = self.shootout_players()
-        fresh = []
+        fresh: list[Card] = []
         for q in players:
             d = self.sdude[q]
+            assert d is not None
             if not d.revealed:
                 self.pot += d.chips
                 d.chips = 0
@@ -592,15 +738,16 @@ class ShootoutSteps:
             self._tombstone_showdown(fresh)
         for d in fresh:
             if not self.out[d.owner]:
-                ab.trigger(self, d, "on_reveal", d)
+                ab.trigger(s, d, "on_reveal", d)
         for q in self.shootout_players():
             d = self.sdude[q]
+            assert d is not None
             for card in [d, *d.gear, *(f for f in self.fortunes if f.owner == q)]:
-                ab.trigger(self, card, "showdown", d)
+                ab.trigger(s, card, "showdown", d)
         players = self.shootout_players()
-        values = {q: self.value(self.sdude[q]) for q in players}
+        values = {q: self.value(d) for q in players if (d := self.sdude[q]) is not None}
         if self.log is not None:
-            dudes = [(q, self.sdude[q], self.stats(self.sdude[q])) for q in players]
+            dudes = [(q, d, self.stats(d)) for q in players if (d := self.sdude[q]) is not None]
             self.note("showdown", dudes, self.contested)
         winners = self._winners(players, values)
         if not winners:
@@ -642,7 +789,12 @@ class ShootoutSteps:
         else:
             winners = [q for q in players if values[q] == hi]
         if len(winners) > 1:
-            alone = [q for q in winners if ab.has_flag(self, self.sdude[q], "wins_ties")]
+            s = cast("DrifterState", self)
+            alone = [
+                q
+                for q in winners
+                if (d := self.sdude[q]) is not None and ab.has_flag(s, d, "wins_ties")
+            ]
             if len(alone) == 1:
                 winners = alone
         return winners
@@ -663,13 +815,14 @@ class ShootoutSteps:
                 self.bury(f)
         # Cold Hands buries everything in the street; the quick-start game ends right here.
         cold = self.rules.has(COLD_HANDS) or self.rules.quick_start
+        s = cast("DrifterState", self)
         self.reinvest_queue = []
         for q in self.seats_from(self.challenger):
             d = self.sdude[q]
             if d is None:
                 continue
             if q in winners:
-                ab.trigger(self, d, "on_win", d)
+                ab.trigger(s, d, "on_win", d)
                 for g in list(d.gear):
                     if g.revealed:
                         d.gear.remove(g)
@@ -682,19 +835,20 @@ class ShootoutSteps:
                 self.reinvest_queue.append(q)
             else:
                 if not self.folded[q]:
-                    ab.trigger(self, d, "on_lose", d)
+                    ab.trigger(s, d, "on_lose", d)
                     for g in d.gear:
-                        ab.trigger(self, g, "on_lose", d)
+                        ab.trigger(s, g, "on_lose", d)
                 self.bury_dude(d)
         self._next_reinvest()
 
     def _reinvest_price(self, dude: Card) -> int:
-        discount = ab.total_amount(self, dude, "reinvest_discount")
+        discount = ab.total_amount(cast("DrifterState", self), dude, "reinvest_discount")
         return max(dude.printed.cost - 1 - discount, 0)
 
     def _may_reinvest(self, p: int) -> bool:
         d = self.sdude[p]
-        if ab.has_flag(self, d, "cant_reinvest"):
+        assert d is not None  # reinvesting players have a dude in the street
+        if ab.has_flag(cast("DrifterState", self), d, "cant_reinvest"):
             return False
         return self.stake[p] >= self._reinvest_price(d)
 
@@ -708,6 +862,7 @@ class ShootoutSteps:
     def _do_reinvest(self, a: Action) -> None:
         p = self.actor
         d = self.sdude[p]
+        assert d is not None
         price = self._reinvest_price(d)
         self.stake[p] -= price
         d.chips += price
@@ -718,7 +873,9 @@ class ShootoutSteps:
         self._next_reinvest()
 
     def _do_bury(self, a: Action) -> None:
-        self.bury_dude(self.sdude[self.actor])
+        d = self.sdude[self.actor]
+        assert d is not None
+        self.bury_dude(d)
         self._next_reinvest()
 
     def _end_shootout(self, draw: bool) -> None:
@@ -772,6 +929,7 @@ class ShootoutSteps:
             return self._fortune_menu()
         if phase == "reinvest":
             d = self.sdude[p]
+            assert d is not None
             menu = [Action("reinvest", dude=d.uid)] if self._may_reinvest(p) else []
             return [*menu, Action("bury", dude=d.uid)]
         raise AssertionError(f"no menu for phase {phase}")
@@ -795,7 +953,9 @@ class ShootoutSteps:
             self._menu = menu  # the decision waits: keep the menu just built
             return False
         if phase == "reinvest" and not self._may_reinvest(p):
-            self._do_bury(Action("bury", dude=self.sdude[p].uid))
+            d = self.sdude[p]
+            assert d is not None
+            self._do_bury(Action("bury", dude=d.uid))
             return True
         if phase == "shotgun" and not any(c.defn.is_dude for c in self.hand[p]):
             self._next_accept()

@@ -8,8 +8,9 @@ until the next decision. Interpretations of the rules: docs/rules/high-stakes-dr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from simulator.engine.core.chance import RecordedChance
 from simulator.engine.core.errors import IllegalAction, RulesError
@@ -28,8 +29,10 @@ from simulator.engine.drifter.variants import (
 from simulator.engine.drifter.view import View
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
-BLUFF = 3  # the extra chips the action menu offers on a concealed card
-_NO_TARGET = (-1,)
+# how often an activated ability may be used when its card does not say
+_DEFAULT_ONCE: Final = {"as_gear": "turn", "as_fortune": "shootout"}
+BLUFF: Final = 3  # the extra chips the action menu offers on a concealed card
+_NO_TARGET: Final = (-1,)
 
 
 @dataclass(frozen=True)
@@ -140,7 +143,11 @@ class DrifterState(ShootoutSteps):
         chance: Any = None,
         events: list | None = None,
         narrate: bool = False,
+        *,
+        blank: bool = False,
     ) -> None:
+        if blank:
+            return  # clone() sets every field
         n = len(seats)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise RulesError(f"High Stakes Drifter is for 2 to 8 players, not {n}")
@@ -222,7 +229,7 @@ class DrifterState(ShootoutSteps):
     # --- building -------------------------------------------------------------------------
 
     def _build(self, cat: Catalogue, seats: list[Seat]) -> None:
-        shared = None
+        shared: list[Card] = []
         for p, seat in enumerate(seats):
             if self.rules.quick_start and p > 0:
                 self.deck.append(shared)  # the quick-start game shares one deck
@@ -407,12 +414,11 @@ class DrifterState(ShootoutSteps):
         for card in self.hand[p]:
             if card.defn.type != card_type:
                 continue
-            if card_type == "gear" and (dude is None or dude.owner != p):
-                return
-            self.hand[p].remove(card)
             if card_type == "dude":
+                self.hand[p].remove(card)
                 self._enter_saloon(p, card, True, 0)
-            else:
+            elif dude is not None and dude.owner == p:  # card_type is "gear" (cards.py)
+                self.hand[p].remove(card)
                 self._attach_gear(p, card, dude, True, 0)
             return
 
@@ -494,10 +500,8 @@ class DrifterState(ShootoutSteps):
         self.has_statics = True
         self.note("copy", card.owner, card, chosen)
 
-    _DEFAULT_ONCE = {"as_gear": "turn", "as_fortune": "shootout"}
-
     def _once_key(self, card: Card, index: int, ability) -> tuple[int, int, str, int] | None:
-        scope = ability.once or self._DEFAULT_ONCE.get(ability.timing)
+        scope = ability.once or _DEFAULT_ONCE.get(ability.timing)
         if scope is None:
             return None
         number = self.turns if scope == "turn" else self.shootouts if scope == "shootout" else 0
@@ -659,13 +663,12 @@ class DrifterState(ShootoutSteps):
         return max(cost - 1, 0) if revealed else cost
 
     def _turn_menu(self) -> list[Action]:
-        # The hottest menu: actions are built as plain tuples in Action's field order
+        # The hottest menu: actions are built with positional fields, in Action's order
         # (kind, card, dude, revealed, chips, amount, stat, target, ability).
         p = self.actor
         qs = self.rules.quick_start
         menu: list[Action] = []
         add = menu.append
-        new = tuple.__new__
         stake = self.stake[p]
         if self.actions_left > 0 or not self.turn_limit:
             mine = self.dudes_of(p)
@@ -679,20 +682,15 @@ class DrifterState(ShootoutSteps):
                 uid = card.uid
                 if t == "dude":
                     if not qs and stake >= face_up:
-                        add(new(Action, ("play_dude", uid, -1, True, face_up, 0, "", -1, -1)))
+                        add(Action("play_dude", uid, -1, True, face_up, 0, "", -1, -1))
                     if stake >= cost:
-                        add(new(Action, ("play_dude", uid, -1, False, cost, 0, "", -1, -1)))
+                        add(Action("play_dude", uid, -1, False, cost, 0, "", -1, -1))
                         if not qs and stake >= cost + BLUFF:
-                            add(
-                                new(
-                                    Action,
-                                    ("play_dude", uid, -1, False, cost + BLUFF, 0, "", -1, -1),
-                                )
-                            )
+                            add(Action("play_dude", uid, -1, False, cost + BLUFF, 0, "", -1, -1))
                     continue
                 if not mine:
                     continue
-                targets = _NO_TARGET
+                targets: Sequence[int] = _NO_TARGET
                 if printed.abilities and printed.is_copy:
                     of = next(
                         e.of for a in printed.abilities for e in a.effects if e.kind == "copy"
@@ -704,9 +702,9 @@ class DrifterState(ShootoutSteps):
                     du = d.uid
                     for tg in targets:
                         if up:
-                            add(new(Action, ("play_gear", uid, du, True, face_up, 0, "", tg, -1)))
+                            add(Action("play_gear", uid, du, True, face_up, 0, "", tg, -1))
                         if down:
-                            add(new(Action, ("play_gear", uid, du, False, cost, 0, "", tg, -1)))
+                            add(Action("play_gear", uid, du, False, cost, 0, "", tg, -1))
             for d in mine:
                 if not d.revealed or not d.defn.abilities:
                     continue
@@ -715,7 +713,7 @@ class DrifterState(ShootoutSteps):
                         add(Action("as_gear", card=d.uid, ability=i))
             if self.chips[p]:
                 # room for kicker chips on each saloon dude (None: concealed, any value goes)
-                rooms = []
+                rooms: list[tuple[int, int | None]] = []
                 check_flag = self.has_statics and "cant_take_kicker" in self.kinds_present
                 for d in self.saloon:
                     if check_flag and ab.has_flag(self, d, "cant_take_kicker"):
@@ -734,14 +732,14 @@ class DrifterState(ShootoutSteps):
                     value = k.defn.value
                     for du, room in rooms:
                         if room is None or value <= room:
-                            add(new(Action, ("play_kicker", k.uid, du, False, 0, 0, "", -1, -1)))
+                            add(Action("play_kicker", k.uid, du, False, 0, 0, "", -1, -1))
             if self._may_challenge(p):
                 for d in mine:
                     if qs:
                         add(Action("challenge", dude=d.uid))
                     else:
                         for st in STATS:
-                            add(new(Action, ("challenge", -1, d.uid, False, 0, 0, st, -1, -1)))
+                            add(Action("challenge", -1, d.uid, False, 0, 0, st, -1, -1))
         add(END_ACTIONS)
         return menu
 
@@ -975,13 +973,23 @@ class DrifterState(ShootoutSteps):
 
     def clone(self) -> DrifterState:
         """An independent copy (no record, no narration) for search bots."""
-        new = object.__new__(DrifterState)
-        new.__dict__.update(self.__dict__)
+        new = DrifterState(self.cat, self.seats, self.rules, self.seed, blank=True)
+        # the fields that are never changed in place, shared; the rest is copied below
+        new.cat, new.rules, new.seats, new.seed = self.cat, self.rules, self.seats, self.seed
+        new.n, new.chance, new.pot, new.carried = self.n, self.chance, self.pot, self.carried
+        new.has_marks, new.badge, new.turns = self.has_marks, self.badge, self.turns
+        new.shootouts, new.shootouts_contested = self.shootouts, self.shootouts_contested
+        new.step, new.phase, new.actor = self.step, self.phase, self.actor
+        new.actions_left, new.turn_limit = self.actions_left, self.turn_limit
+        new.challenged, new.over, new.cap_hit = self.challenged, self.over, self.cap_hit
+        new.end_reason, new.first = self.end_reason, self.first
+        new.cold_turns_left, new.has_statics = self.cold_turns_left, self.has_statics
+        new.kinds_present, new.chip_sensitive = self.kinds_present, self.chip_sensitive
+        new._rot = self._rot
         cmap: dict[int, Card] = {}
-        new_card = Card.__new__
         for c in self.cards:
-            x = new_card(Card)
-            x.uid, x.printed, x.defn, x.owner = c.uid, c.printed, c.defn, c.owner
+            x = Card(c.uid, c.printed, c.owner)
+            x.defn = c.defn
             x.revealed, x.chips, x.gear, x.kickers = c.revealed, c.chips, c.gear, c.kickers
             x.marks, x.host, x.in_street = c.marks, c.host, c.in_street
             x.return_to_hand = c.return_to_hand
@@ -1030,6 +1038,9 @@ class DrifterState(ShootoutSteps):
         new.log = None
         new._menu = self._menu  # the same position has the same menu (immutable actions)
         new.stat_cache, new.fx_cache = {}, {}
+        new.shooting, new.contested, new.challenger = self.shooting, self.contested, self.challenger
+        new.rb, new.raises, new.lead = self.rb, self.raises, self.lead
+        new.fidx, new.fpasses = self.fidx, self.fpasses
         new.clone_shootout_from(self, cmap)
         return new
 
@@ -1037,7 +1048,7 @@ class DrifterState(ShootoutSteps):
 # Actions that change no card in play as long as the step they are taken in goes on (the
 # gear announced in a reveal step turns up only when the step ends), with that step; the
 # betting actions among them move chips, and the ability conditions that read chips.
-_STILL = {
+_STILL: Final = {
     "check": "bet",
     "bet": "bet",
     "call": "bet",
@@ -1047,10 +1058,10 @@ _STILL = {
     "pass_reveal": "reveal",
     "pass_fortune": "fortune",
 }
-_CHIPS_ONLY = frozenset({"check", "bet", "call", "raise"})
-_CHIP_CONDITIONS = frozenset({"all_in", "stake_at_most"})
+_CHIPS_ONLY: Final = frozenset({"check", "bet", "call", "raise"})
+_CHIP_CONDITIONS: Final = frozenset({"all_in", "stake_at_most"})
 # kind -> the method carrying it out (one lookup instead of building a name per action)
-_DO = {
+_DO: Final = {
     name[4:]: fn
     for cls in reversed(DrifterState.__mro__)
     for name, fn in vars(cls).items()

@@ -3,25 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from simulator.engine.core.errors import RulesError
 
-COLD_HANDS = "cold_hands"
-HIGH_LOW = "high_low"
-LAST_MAN_STANDING = "last_man_standing"
-LOWBALL = "lowball"
-RIDING_SHOTGUN = "riding_shotgun"
-TOMBSTONE = "tombstone"
-WHIRLWIND = "whirlwind"
+COLD_HANDS: Final = "cold_hands"
+HIGH_LOW: Final = "high_low"
+LAST_MAN_STANDING: Final = "last_man_standing"
+LOWBALL: Final = "lowball"
+RIDING_SHOTGUN: Final = "riding_shotgun"
+TOMBSTONE: Final = "tombstone"
+WHIRLWIND: Final = "whirlwind"
 # Deck formats: they change deck building only (formats.py); the engine accepts the names.
-DEUCES_WILD = "deuces_wild"
-TRES_AMIGOS = "tres_amigos"
-ON_YOUR_LONESOME = "on_your_lonesome"
-DRAW = "draw"
-STUD = "stud"
+DEUCES_WILD: Final = "deuces_wild"
+TRES_AMIGOS: Final = "tres_amigos"
+ON_YOUR_LONESOME: Final = "on_your_lonesome"
+DRAW: Final = "draw"
+STUD: Final = "stud"
 
-PLAY_VARIANTS = (
+PLAY_VARIANTS: Final = (
     COLD_HANDS,
     HIGH_LOW,
     LAST_MAN_STANDING,
@@ -30,9 +30,9 @@ PLAY_VARIANTS = (
     TOMBSTONE,
     WHIRLWIND,
 )
-DECK_VARIANTS = (DEUCES_WILD, TRES_AMIGOS, ON_YOUR_LONESOME, DRAW, STUD)
-VARIANTS = PLAY_VARIANTS + DECK_VARIANTS
-COPY_LIMIT_VARIANTS = (DEUCES_WILD, TRES_AMIGOS, ON_YOUR_LONESOME)
+DECK_VARIANTS: Final = (DEUCES_WILD, TRES_AMIGOS, ON_YOUR_LONESOME, DRAW, STUD)
+VARIANTS: Final = PLAY_VARIANTS + DECK_VARIANTS
+COPY_LIMIT_VARIANTS: Final = (DEUCES_WILD, TRES_AMIGOS, ON_YOUR_LONESOME)
 
 
 def variant_name(name: str) -> str:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from simulator.engine.drifter import abilities as ab
-from simulator.engine.drifter.cards import STAT_INDEX, CardDef
+from simulator.engine.drifter.cards import STAT_INDEX, CardDef, Catalogue, KickerChipDef
+from simulator.engine.drifter.variants import Rules
 
 if TYPE_CHECKING:
     from simulator.engine.drifter.state import Card, DrifterState
@@ -52,7 +53,7 @@ class View:
         return self._s.rules.ante
 
     @property
-    def rules(self):
+    def rules(self) -> Rules:
         return self._s.rules
 
     @property
@@ -89,7 +90,7 @@ class View:
         return s.actions_left if s.turn_limit else 99
 
     @property
-    def catalogue(self):
+    def catalogue(self) -> Catalogue:
         """Every card that exists (public knowledge: what a concealed card could be)."""
         return self._s.cat
 
@@ -103,7 +104,7 @@ class View:
     def deck_counts(self) -> list[int]:
         return [len(d) for d in self._s.deck]
 
-    def my_kicker_chips(self) -> list[tuple[int, Any]]:
+    def my_kicker_chips(self) -> list[tuple[int, KickerChipDef]]:
         return [(k.uid, k.defn) for k in self._s.chips[self.player]]
 
     def kicker_chip_counts(self) -> list[int]:
@@ -173,18 +174,19 @@ class View:
 
     def contested_value(self, dude: Card, mine_true: bool = True) -> int:
         st = self.true_stats(dude) if mine_true else self.showing(dude)
-        if self._s.contested is None:
+        contested = self._s.contested
+        if contested is None:
             return max(st)
-        return st[STAT_INDEX[self._s.contested]]
+        return st[STAT_INDEX[contested]]
 
     def card(self, uid: int) -> Card:
         return self._s.cards[uid]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The whole view as JSON-able data (what a client screen would receive)."""
         s, me = self._s, self.player
 
-        def card_json(c: Card) -> dict:
+        def card_json(c: Card) -> dict[str, Any]:
             d = self.known(c)
             out: dict[str, Any] = {
                 "id": c.uid,
@@ -197,7 +199,7 @@ class View:
                 out["name"] = d.name
             return out
 
-        dudes = []
+        dudes: list[dict[str, Any]] = []
         for d in s.all_dudes():
             j = card_json(d)
             j["in_street"] = d.in_street
