@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-# The engine's hot modules compiled with Cython into build/engine (simulator/engine/compiled.py);
+# The engine's hot modules compiled with mypyc into build/engine (simulator/engine/compiled.py);
 # used only while they match the source, and skipped, saying so, where nothing can compile.
 ENGINE_SRC := $(wildcard simulator/engine/drifter/*.py) simulator/engine/compiled.py
 ENGINE_STAMP := build/engine/.built
@@ -66,6 +66,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy simulator/engine/drifter
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) manage.py spectacular --file var/openapi.generated.yaml --validate --fail-on-warn
 	diff -u docs/openapi.yaml var/openapi.generated.yaml || { echo "docs/openapi.yaml is stale: run make schema"; exit 1; }

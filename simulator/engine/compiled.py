@@ -1,8 +1,11 @@
 """Compiled builds of the engine's hottest modules, used only while they match the source.
 
 The engine is written and read as pure Python. `make engine` (part of `make install`) also
-compiles the modules in `MODULES` with Cython, unchanged, into `build/engine/`, next to a
-manifest of the SHA-256 of each source file it compiled. A package that opts in calls
+compiles the modules in `MODULES` with mypyc, unchanged, into `build/engine/`, next to a
+manifest of the SHA-256 of each source file it compiled. mypyc compiles typed Python: classes
+become C structs with typed fields and methods called directly, and every annotation is checked
+at run time, so the modules must pass mypy (`make lint` checks them) and their annotations must
+be true. A package that opts in calls
 `use_compiled(__name__, __path__)` first thing in its `__init__`: when the manifest matches
 the source files byte for byte, the build folder goes first on the package's `__path__`, so
 its submodules load from the compiled build; otherwise (no build, a stale build, another
@@ -20,23 +23,31 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import sys
 import sysconfig
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BUILD = ROOT / "build" / "engine"
+TEMP = ROOT / "build" / "mypyc"  # generated C and object files
 MANIFEST = "manifest.json"
 
-# package -> modules compiled (the hot path of a game: stats, menus, steps, bots, views).
-# A module that finds files next to itself through `__file__` stays out (cards.py finds the
-# fixtures that way): compiled, its `__file__` would point into build/engine.
+# package -> modules compiled (the hot path of a game: card data, rules, stats, menus, steps,
+# bots, views). A compiled module's `__file__` points into build/engine: none of them may find
+# files next to itself through it (cards.py finds the fixtures from ROOT).
 MODULES: dict[str, tuple[str, ...]] = {
-    "simulator.engine.drifter": ("abilities", "actions", "bots", "shootout", "state", "view"),
+    "simulator.engine.drifter": (
+        "abilities",
+        "actions",
+        "bots",
+        "cards",
+        "shootout",
+        "state",
+        "view",
+    ),
 }
 
-# The same semantics as the source: annotations are not turned into C type checks.
-DIRECTIVES = {"language_level": 3, "annotation_typing": False}
 
 _active: dict[str, str] = {}
 
@@ -71,6 +82,9 @@ def check(package: str) -> tuple[bool, str]:
             return False, f"{module}.py changed since the build (run `make engine`)"
         if not (target / f"{module}{_abi()}").exists():
             return False, f"{module}{_abi()} is missing from the build"
+    native = _group(package).rsplit(".", 1)[1] + "__mypyc"
+    if not (target / f"{native}{_abi()}").exists():
+        return False, f"{native}{_abi()} is missing from the build"
     if set(manifest.get("sources", {})) != set(MODULES.get(package, ())):
         return False, "the build compiled other modules than MODULES names"
     return True, f"compiled build in {target}"
@@ -90,36 +104,45 @@ def active() -> dict[str, str]:
     return dict(_active)
 
 
+def _group(package: str) -> str:
+    """The module (in the package) of the shared library mypyc builds the modules into."""
+    return f"{package}._native"
+
+
 def build() -> None:
-    """Compile `MODULES` into `build/engine/` and write the manifests (needs Cython)."""
-    from Cython.Build import cythonize
-    from setuptools import Extension
+    """Compile `MODULES` into `build/engine/` and write the manifests (needs mypy's mypyc)."""
+    from mypyc.build import mypycify
     from setuptools.dist import Distribution
 
+    os.chdir(ROOT)
     for package, modules in MODULES.items():
         src = _source_dir(package)
         digests = {m: _digest(src / f"{m}.py") for m in modules}
-        extensions = [
-            Extension(f"{package}.{m}", [str((src / f"{m}.py").relative_to(ROOT))]) for m in modules
-        ]
-        os.chdir(ROOT)
+        paths = [str((src / f"{m}.py").relative_to(ROOT)) for m in modules]
+        target = BUILD.joinpath(*package.split("."))
+        shutil.rmtree(target, ignore_errors=True)  # no module of an older build may linger
         dist = Distribution(
             {
                 "name": "drifter-engine-compiled",
-                "ext_modules": cythonize(
-                    extensions,
-                    compiler_directives=DIRECTIVES,
-                    build_dir=str(ROOT / "build" / "cython"),
-                    quiet=True,
+                "ext_modules": mypycify(
+                    paths, opt_level="3", group_name=_group(package), target_dir=str(TEMP)
                 ),
-                "script_args": ["-q", "build_ext", "--build-lib", str(BUILD), "--parallel", "2"],
+                "script_args": [
+                    "-q",
+                    "build_ext",
+                    "--build-lib",
+                    str(BUILD),
+                    "--build-temp",
+                    str(TEMP),
+                    "--parallel",
+                    "2",
+                ],
                 "packages": [],
                 "py_modules": [],
             }
         )
         dist.parse_command_line()
         dist.run_commands()
-        target = BUILD.joinpath(*package.split("."))
         (target / MANIFEST).write_text(
             json.dumps({"abi": _abi(), "sources": digests}, indent=1) + "\n"
         )

@@ -1,7 +1,9 @@
 """The compiled engine build is used only while it matches the source, and plays the same games.
 
-The engine's hot modules may run compiled (Cython, `make engine`) or as pure Python; these tests
-pin down when each is chosen, and that both play bit-identical games."""
+The engine's hot modules may run compiled (mypyc, `make engine`) or as pure Python; these tests
+pin down when each is chosen, and that both play bit-identical games. The compiled build checks
+every annotation at run time, so the games cover every variant, 2 to 8 seats, the quick-start
+rules and the search bot (which clones states)."""
 
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ def fake_build(tmp_path, monkeypatch):
     for m in compiled.MODULES[PACKAGE]:
         sources[m] = hashlib.sha256((src / f"{m}.py").read_bytes()).hexdigest()
         (target / f"{m}{compiled._abi()}").write_bytes(b"")
+    (target / f"_native__mypyc{compiled._abi()}").write_bytes(b"")
     manifest = {"abi": compiled._abi(), "sources": sources}
     (target / compiled.MANIFEST).write_text(json.dumps(manifest))
     return target, manifest
@@ -62,6 +65,12 @@ def test_a_missing_binary_or_another_python_means_pure_python(fake_build):
     target, manifest = fake_build
     (target / f"bots{compiled._abi()}").unlink()
     assert compiled.check(PACKAGE) == (False, f"bots{compiled._abi()} is missing from the build")
+    (target / f"bots{compiled._abi()}").write_bytes(b"")
+    (target / f"_native__mypyc{compiled._abi()}").unlink()
+    assert compiled.check(PACKAGE) == (
+        False,
+        f"_native__mypyc{compiled._abi()} is missing from the build",
+    )
     manifest["abi"] = ".cpython-399-other.so"
     (target / compiled.MANIFEST).write_text(json.dumps(manifest))
     ok, why = compiled.check(PACKAGE)
@@ -86,18 +95,35 @@ def test_no_build_and_the_environment_switch_mean_pure_python(fake_build, monkey
 GAMES = """
 import hashlib, json
 from simulator.engine.compiled import active
-from simulator.engine.drifter import new_game, starter_seat
-from simulator.engine.drifter.bots import HeuristicBot, RandomBot
-seats = [starter_seat("A", "HSD-S1"), starter_seat("B", "HSD-S2")]
+from simulator.engine.drifter import Rules, new_game, starter_seat
+from simulator.engine.drifter.bots import HeuristicBot, RandomBot, SearchBot
+from simulator.engine.drifter.variants import PLAY_VARIANTS
+decks = ["HSD-S1", "HSD-S2"]
+games = [(2, Rules(), (RandomBot, HeuristicBot)[seed % 2]) for seed in range(12)]
+games += [(2, Rules(quick_start=True), HeuristicBot), (2, Rules(quick_start=True), RandomBot)]
+for i, variant in enumerate(PLAY_VARIANTS):  # each variant, 3 to 8 seats
+    kind = (RandomBot, HeuristicBot)[i % 2]
+    games.append((3 + i % 6, Rules(variants=frozenset({variant})), kind))
+mixed = frozenset({"tombstone", "high_low", "riding_shotgun"})
+games.append((8, Rules(variants=mixed), HeuristicBot))
 digest = hashlib.sha256()
-for seed in range(12):
-    kind = HeuristicBot if seed % 2 else RandomBot
-    state = new_game(seats, seed=seed)
-    bots = [kind(seed), kind(seed + 1)]
+for seed, (n, rules, kind) in enumerate(games):
+    seats = [starter_seat(chr(65 + i), decks[i % 2]) for i in range(n)]
+    state = new_game(seats, rules=rules, seed=seed)
+    bots = [kind(seed * 8 + i) for i in range(n)]
     while not state.over:
         p = state.actor
         state.apply(bots[p].choose(state.view(p), state.legal_actions()))
     digest.update(json.dumps(state.record(), sort_keys=True).encode())
+# the search bot's decisions (rollouts on clones) in the first 60 decisions of a game
+state = new_game([starter_seat("A", "HSD-S1"), starter_seat("B", "HSD-S2")], seed=5)
+bots = [SearchBot(1, rollouts=4), HeuristicBot(2)]
+for _ in range(60):
+    if state.over:
+        break
+    p = state.actor
+    state.apply(bots[p].choose(state.view(p), state.legal_actions()))
+digest.update(json.dumps(state.record(), sort_keys=True).encode())
 print(active()["simulator.engine.drifter"].split(":")[0], digest.hexdigest())
 """
 
@@ -114,7 +140,8 @@ def _games(pure: bool) -> tuple[str, str]:
 
 
 def test_the_compiled_build_plays_bit_identical_games(monkeypatch):
-    """Twelve full games (random and heuristic bots): the same records, compiled or not."""
+    """Full games (random and heuristic bots; 2 to 8 seats; every variant; quick-start) and the
+    search bot's decisions: the same records, compiled or not."""
     monkeypatch.delenv("DRIFTER_PURE_ENGINE", raising=False)
     ok, why = compiled.check(PACKAGE)
     if not ok:
