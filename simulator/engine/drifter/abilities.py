@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from simulator.engine.drifter.cards import STAT_INDEX, STATS, Ability, CardDef, Effect
+from simulator.engine.drifter.cards import CONTESTED, STAT_INDEX, STATS, Ability, Effect
 
 if TYPE_CHECKING:
     from simulator.engine.drifter.state import Card, DrifterState
@@ -49,20 +49,6 @@ class Mark:
         self.owner = owner
         self.source = source
         self.shootout = shootout
-
-
-_STATICS: Final[dict[int, tuple[CardDef, tuple[Ability, ...]]]] = {}
-
-
-def statics_of(defn: CardDef) -> tuple[Ability, ...]:
-    """The static abilities of a card definition (looked up once per definition: the hot
-    paths walk only these)."""
-    hit = _STATICS.get(id(defn))
-    if hit is None or hit[0] is not defn:
-        if len(_STATICS) > 4096:  # copy cards make new definitions: keep the table small
-            _STATICS.clear()
-        hit = _STATICS[id(defn)] = (defn, tuple(a for a in defn.abilities if a.timing == "static"))
-    return hit[1]
 
 
 def works(card: Card, ability: Ability) -> bool:
@@ -138,7 +124,7 @@ def _negated(s: DrifterState, dude: Card) -> bool:
     if not s.has_statics:
         return False
     for card, owner, src in _sources(s, dude):
-        for ab in statics_of(card.defn):
+        for ab in card.defn.statics:  # the hot paths walk only a card's static abilities
             if ab.concealed == card.revealed:
                 continue
             for e in ab.effects:
@@ -190,11 +176,8 @@ def _effects_on(s: DrifterState, dude: Card) -> list[tuple[Effect, int]]:
     if "negate_gear" not in s.kinds_present:
         return _effects_unnegated(s, dude, out)
     negated: bool | None = None
-    table = _STATICS
     for card, owner, src in _sources(s, dude):
-        defn = card.defn
-        hit = table.get(id(defn))
-        statics = hit[1] if hit is not None and hit[0] is defn else statics_of(defn)
+        statics = card.defn.statics
         if not statics:
             continue
         if card.host is not None and card.revealed:
@@ -204,23 +187,6 @@ def _effects_on(s: DrifterState, dude: Card) -> list[tuple[Effect, int]]:
                 continue
         _collect(s, card, statics, owner, src, dude, out)
     return out
-
-
-_OUTWARD_TARGETS: Final = frozenset({"all", "opponents", "other_players", "chosen_opponent"})
-_OUTWARD: Final[dict[int, tuple[CardDef, tuple[Ability, ...]]]] = {}
-
-
-def outward_of(defn: CardDef) -> tuple[Ability, ...]:
-    """The static abilities of a card definition that can reach another player's dude."""
-    hit = _OUTWARD.get(id(defn))
-    if hit is None or hit[0] is not defn:
-        if len(_OUTWARD) > 4096:
-            _OUTWARD.clear()
-        out = tuple(
-            a for a in statics_of(defn) if any(e.target in _OUTWARD_TARGETS for e in a.effects)
-        )
-        hit = _OUTWARD[id(defn)] = (defn, out)
-    return hit[1]
 
 
 def _collect(
@@ -235,9 +201,12 @@ def _collect(
     for ab in statics:
         if ab.concealed == card.revealed:
             continue
-        hit = [e for e in ab.effects if _reaches(s, e.target, owner, src, dude)]
-        if hit and condition_holds(s, ab, owner, src):
-            out.extend((e, owner) for e in hit)
+        n = len(out)
+        for e in ab.effects:
+            if _reaches(s, e.target, owner, src, dude):
+                out.append((e, owner))
+        if len(out) > n and not condition_holds(s, ab, owner, src):
+            del out[n:]  # the effects reach the dude, but the condition does not hold
 
 
 def _effects_unnegated(
@@ -246,20 +215,20 @@ def _effects_unnegated(
     """`_effects_on` when no card of the game negates gear: the same sources in the same
     order, but another dude's cards are searched only for abilities that reach out (an
     ability aimed at its own dude or player cannot reach this one)."""
-    table = _STATICS
     owner = dude.owner
-    for card in (dude, *dude.gear) if dude.gear else (dude,):
-        defn = card.defn
-        hit = table.get(id(defn))
-        statics = hit[1] if hit is not None and hit[0] is defn else statics_of(defn)
+    statics = dude.defn.statics
+    if statics:
+        _collect(s, dude, statics, owner, dude, dude, out)
+    for g in dude.gear:
+        statics = g.defn.statics
         if statics:
-            _collect(s, card, statics, owner, dude, dude, out)
+            _collect(s, g, statics, owner, dude, dude, out)
     if not (s.shooting and dude.in_street and not s.folded[owner]):
         return out
     fortunes = s.fortunes
     for f in fortunes:
         if f.owner == owner:
-            statics = statics_of(f.defn)
+            statics = f.defn.statics
             if statics:
                 _collect(s, f, statics, owner, dude, dude, out)
     folded = s.folded
@@ -267,13 +236,16 @@ def _effects_unnegated(
         if other is dude or folded[other.owner]:
             continue
         q = other.owner
-        for card in (other, *other.gear) if other.gear else (other,):
-            statics = outward_of(card.defn)
+        statics = other.defn.outward
+        if statics:
+            _collect(s, other, statics, q, other, dude, out)
+        for g in other.gear:
+            statics = g.defn.outward
             if statics:
-                _collect(s, card, statics, q, other, dude, out)
+                _collect(s, g, statics, q, other, dude, out)
     for f in fortunes:
         if f.owner != owner:
-            statics = outward_of(f.defn)
+            statics = f.defn.outward
             if statics:
                 _collect(s, f, statics, f.owner, s.sdude[f.owner], dude, out)
     return out
@@ -289,13 +261,13 @@ def _per(s: DrifterState, e: Effect, owner: int, dude: Card) -> int:
     return sum(1 for f in s.fortunes if f.owner == owner)
 
 
-def stat_index(s: DrifterState, stat: str | None) -> int:
-    """Index of a stat reference; -1 for `contested` outside a shootout."""
-    if stat == "contested":
+def stat_index(s: DrifterState, e: Effect) -> int:
+    """Index of the stat an effect refers to; -1 for `contested` outside a shootout."""
+    i = e.stat_index
+    if i == CONTESTED:
         contested = s.contested
         return STAT_INDEX[contested] if contested is not None else -1
-    assert stat is not None  # every effect that refers to a stat names one (cards.py)
-    return STAT_INDEX[stat]
+    return i
 
 
 def dude_stats(s: DrifterState, dude: Card) -> list[int]:
@@ -316,53 +288,66 @@ def _dude_stats(
     s: DrifterState, dude: Card, effects: list[tuple[Effect, int]] | None = None
 ) -> list[int]:
     """The stats worked out afresh (`effects`: the effects on the dude, if already known)."""
+    # (smarts, skill, luck) as a tuple of ints: compiled, it is three machine words, no object
     if dude.revealed:
         d = dude.defn
-        base = [d.smarts, d.skill, d.luck]
+        st = (d.smarts, d.skill, d.luck)
     else:
-        base = [0, 0, 0]
+        st = (0, 0, 0)
     for k in dude.kickers:
-        side_stat, amount = k.defn.sides[k.side]
-        base[STAT_INDEX[side_stat]] += amount
+        chip = k.defn
+        st = _plus(st, chip.side_stats[k.side], chip.side_amounts[k.side])
     if effects is None:
         effects = _effects_on(s, dude)
-    if not effects:
-        return [v if v > 0 else 0 for v in base]
     # cards.py requires the fields each kind uses (stats, amount, value): the asserts below
-    # only narrow them for the type checker
-    sets: list[Effect] = []
-    for e, _ in effects:
-        if e.kind == "stat_swap" and dude.revealed:
-            pair = e.stats
-            assert pair is not None
-            i, j = STAT_INDEX[pair[0]], STAT_INDEX[pair[1]]
-            printed = dude.defn.stats
-            base[i] += printed[j] - printed[i]
-            base[j] += printed[i] - printed[j]
+    # only narrow them for the type checker. Swaps and modifiers only add: their order does
+    # not matter; stat_set comes last, on the stats floored at 0.
+    any_set = False
     for e, owner in effects:
         kind = e.kind
         if kind == "stat_mod":
-            i = stat_index(s, e.stat)
-            if i >= 0:
-                mod = e.amount
-                assert mod is not None
-                base[i] += mod
+            mod = e.amount
+            assert mod is not None
+            st = _plus(st, stat_index(s, e), mod)
         elif kind == "stat_mod_per":
-            i = stat_index(s, e.stat)
+            i = stat_index(s, e)
             if i >= 0:
                 mod = e.amount
                 assert mod is not None
-                base[i] += mod * _per(s, e, owner, dude)
+                st = _plus(st, i, mod * _per(s, e, owner, dude))
+        elif kind == "stat_swap":
+            if dude.revealed:
+                pair = e.stats
+                assert pair is not None
+                i, j = STAT_INDEX[pair[0]], STAT_INDEX[pair[1]]
+                printed = dude.defn.stats
+                st = _plus(st, i, printed[j] - printed[i])
+                st = _plus(st, j, printed[i] - printed[j])
         elif kind == "stat_set":
-            sets.append(e)
-    out = [v if v > 0 else 0 for v in base]
-    for e in sets:
-        i = stat_index(s, e.stat)
-        if i >= 0:
-            value = e.value
-            assert value is not None
-            out[i] = value
+            any_set = True
+    smarts, skill, luck = st
+    out = [smarts if smarts > 0 else 0, skill if skill > 0 else 0, luck if luck > 0 else 0]
+    if any_set:
+        for e, _ in effects:
+            if e.kind == "stat_set":
+                i = stat_index(s, e)
+                if i >= 0:
+                    value = e.value
+                    assert value is not None
+                    out[i] = value
     return out
+
+
+def _plus(st: tuple[int, int, int], i: int, amount: int) -> tuple[int, int, int]:
+    """`st` with `amount` added to stat `i` (-1: to none)."""
+    smarts, skill, luck = st
+    if i == 0:
+        return (smarts + amount, skill, luck)
+    if i == 1:
+        return (smarts, skill + amount, luck)
+    if i == 2:
+        return (smarts, skill, luck + amount)
+    return st
 
 
 def kicker_limit(s: DrifterState, dude: Card) -> int:
@@ -407,19 +392,31 @@ def player_cant_play_fortune(s: DrifterState, player: int) -> bool:
     if not s.has_statics:
         return False
     for d in s.street:
-        if s.folded[d.owner]:
+        q = d.owner
+        if s.folded[q]:
             continue
-        cards = [d, *d.gear] + [f for f in s.fortunes if f.owner == d.owner]
-        for card in cards:
-            for ab in card.defn.abilities:
-                if ab.timing != "static" or not works(card, ab):
-                    continue
-                for e in ab.effects:
-                    if e.kind != "cant_play_fortune":
-                        continue
-                    hit = d.owner == player if e.target == "player" else d.owner != player
-                    if hit and condition_holds(s, ab, d.owner, d):
-                        return True
+        if _forbids_fortune(s, d, d, player):
+            return True
+        for g in d.gear:
+            if _forbids_fortune(s, g, d, player):
+                return True
+        for f in s.fortunes:
+            if f.owner == q and _forbids_fortune(s, f, d, player):
+                return True
+    return False
+
+
+def _forbids_fortune(s: DrifterState, card: Card, d: Card, player: int) -> bool:
+    """Whether a static cant_play_fortune of `card`, on dude `d`'s side, reaches `player`."""
+    for ab in card.defn.statics:
+        if not works(card, ab):
+            continue
+        for e in ab.effects:
+            if e.kind != "cant_play_fortune":
+                continue
+            hit = d.owner == player if e.target == "player" else d.owner != player
+            if hit and condition_holds(s, ab, d.owner, d):
+                return True
     return False
 
 

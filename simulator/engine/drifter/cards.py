@@ -9,7 +9,7 @@ ability is checked against the vocabulary in docs/rules/abilities.md; anything e
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, cast
@@ -40,6 +40,9 @@ TARGETS: Final = frozenset(
     {"self", "opponents", "all", "chosen_opponent", "player", "other_players"}
 )
 STAT_REFS: Final = frozenset({*STATS, "contested"})
+CONTESTED: Final = -2  # Effect.stat_index of a `contested` reference
+# targets through which a static ability can reach another player's dude
+OUTWARD_TARGETS: Final = frozenset({"all", "opponents", "other_players", "chosen_opponent"})
 ONCE: Final = frozenset({"turn", "shootout", "game"})
 DURATIONS: Final = frozenset({"shootout", "permanent"})
 
@@ -134,6 +137,17 @@ class Effect:
     card_type: str | None = None
     of: str | None = None
     duration: str | None = None
+    # derived, for the engine's hot paths: the index of `stat` in STATS, CONTESTED, or -1
+    stat_index: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        stat = self.stat
+        index = -1
+        if stat == "contested":
+            index = CONTESTED
+        elif stat is not None:
+            index = STAT_INDEX.get(stat, -1)
+        object.__setattr__(self, "stat_index", index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,14 +181,24 @@ class CardDef:
     text: str = ""
     abilities: tuple[Ability, ...] = ()
     flavor: str = ""
+    # derived once from `abilities` (the engine's hot paths read them): a copy card; the
+    # static abilities; those of them that can reach another player's dude
+    is_copy: bool = field(init=False, repr=False, compare=False)
+    statics: tuple[Ability, ...] = field(init=False, repr=False, compare=False)
+    outward: tuple[Ability, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        abilities = self.abilities
+        statics = tuple(a for a in abilities if a.timing == "static")
+        outward = tuple(a for a in statics if any(e.target in OUTWARD_TARGETS for e in a.effects))
+        is_copy = any(e.kind == "copy" for a in abilities for e in a.effects)
+        object.__setattr__(self, "is_copy", is_copy)
+        object.__setattr__(self, "statics", statics)
+        object.__setattr__(self, "outward", outward)
 
     @property
     def is_dude(self) -> bool:
         return self.type == "dude"
-
-    @property
-    def is_copy(self) -> bool:
-        return any(e.kind == "copy" for a in self.abilities for e in a.effects)
 
     @property
     def stats(self) -> tuple[int, int, int]:
@@ -191,6 +215,13 @@ class KickerChipDef:
     color: str
     value: int
     sides: tuple[tuple[str, int], tuple[str, int]]
+    # derived, for the engine's hot paths: the stat index and the amount of each side
+    side_stats: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    side_amounts: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "side_stats", tuple(STAT_INDEX[s] for s, _ in self.sides))
+        object.__setattr__(self, "side_amounts", tuple(a for _, a in self.sides))
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,8 +269,8 @@ class Catalogue:
     sets: tuple[SetDef, ...]
     cards: tuple[CardDef, ...]
     chips: tuple[KickerChipDef, ...]
-    card_by_code: Mapping[str, CardDef] = field(repr=False)
-    chip_by_code: Mapping[str, KickerChipDef] = field(repr=False)
+    card_by_code: dict[str, CardDef] = field(repr=False)
+    chip_by_code: dict[str, KickerChipDef] = field(repr=False)
 
     def card(self, code: str) -> CardDef:
         try:

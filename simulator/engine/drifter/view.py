@@ -137,21 +137,30 @@ class View:
 
     def true_stats(self, dude: Card, with_gear: bool = True) -> list[int]:
         """Own dude only: its stats if it and (with_gear) its concealed gear were revealed."""
+        s = self._s
         if dude.owner != self.player:
-            return self.showing(dude)
+            return ab.dude_stats(s, dude)
+        hidden = not dude.revealed  # anything to turn face up for the what-if?
+        if with_gear and not hidden:
+            for g in dude.gear:
+                if not g.revealed:
+                    hidden = True
+                    break
+        if not hidden:
+            return ab.dude_stats(s, dude)
+        cache = s.stat_cache
+        key = -1 - dude.uid if with_gear else -1_000_000 - dude.uid  # what-ifs: own keys
+        if cache is not None:
+            hit = cache.get(key)
+            if hit is not None:
+                return hit
         flipped = [dude] if not dude.revealed else []
         if with_gear:
             flipped += [g for g in dude.gear if not g.revealed]
-        if not flipped:
-            return ab.dude_stats(self._s, dude)
-        cache = self._s.stat_cache
-        key = -1 - dude.uid if with_gear else -1_000_000 - dude.uid  # what-ifs: own keys
-        if cache is not None and key in cache:
-            return cache[key]
         for c in flipped:
             c.revealed = True
         try:
-            result = ab._dude_stats(self._s, dude)
+            result = ab._dude_stats(s, dude)
         finally:
             for c in flipped:
                 c.revealed = False
