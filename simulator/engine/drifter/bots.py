@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from simulator.engine.core.bots import RandomBot
 from simulator.engine.core.chance import RecordedChance
@@ -35,12 +35,35 @@ VAR_GEAR: Final = 1.5  # and of each concealed gear card's bonus
 VAR_HAND: Final = 2.5  # fortune cards and kicker chips nobody has seen yet swing every fight
 STALL_LIMIT: Final = 10  # my turns in a row without the stake moving, before any challenge is taken
 
-# A guess at an opposing dude (see `_guess`): each stat, each stat if its player picked it, its
-# best stat, the variance.
-Guess = tuple[list[float], list[float], float, float]
-# What one decision has worked out (the view does not change within it): a `Guess` by dude uid,
-# and `_best_opponents` by ("best", stat index or None).
-DecisionCache = dict[int | tuple[str, int | None], Any]
+
+class Guess:
+    """A guess at an opposing dude (see `_guess`): each stat, each stat if its player picked it,
+    its best stat, the variance."""
+
+    __slots__ = ("best", "chosen", "plain", "var")
+
+    def __init__(
+        self,
+        plain: tuple[float, float, float],
+        chosen: tuple[float, float, float],
+        best: float,
+        var: float,
+    ) -> None:
+        self.plain = plain
+        self.chosen = chosen
+        self.best = best
+        self.var = var
+
+
+class _Prior:
+    """What a concealed card of some kind with $c on it adds on average: to each stat, and to
+    its best stat."""
+
+    __slots__ = ("best", "means")
+
+    def __init__(self, means: tuple[float, float, float], best: float) -> None:
+        self.means = means
+        self.best = best
 
 
 class _Priors:
@@ -55,16 +78,16 @@ class _Priors:
         self.chips_by_value: dict[int, list[KickerChipDef]] = {}
         for chip in catalogue.chips:
             self.chips_by_value.setdefault(chip.value, []).append(chip)
-        self._dude: dict[int, tuple[tuple[float, float, float], float]] = {}
-        self._gear: dict[int, tuple[tuple[float, float, float], float]] = {}
+        self._dude: dict[int, _Prior] = {}
+        self._gear: dict[int, _Prior] = {}
 
     @staticmethod
     def _fits(cards: list[CardDef], chips: int) -> list[CardDef]:
         near = [c for c in cards if chips - BLUFF_RANGE <= c.cost <= chips]
         return near or [c for c in cards if c.cost <= chips] or cards
 
-    def dude(self, chips: int) -> tuple[tuple[float, float, float], float]:
-        """(mean stats, mean best stat) of the dudes that $chips could pay for."""
+    def dude(self, chips: int) -> _Prior:
+        """What the dudes that $chips could pay for have on average: each stat, the best."""
         hit = self._dude.get(chips)
         if hit is None:
             fits = self._fits(self.dudes, chips)
@@ -75,11 +98,11 @@ class _Priors:
                 sum(st[1] for st in stats) / k,
                 sum(st[2] for st in stats) / k,
             )
-            hit = self._dude[chips] = (means, sum(max(st) for st in stats) / k)
+            hit = self._dude[chips] = _Prior(means, sum(max(st) for st in stats) / k)
         return hit
 
-    def gear_bonus(self, chips: int) -> tuple[tuple[float, float, float], float]:
-        """(mean bonus per stat, mean best bonus) of the gear cards that $chips could pay for."""
+    def gear_bonus(self, chips: int) -> _Prior:
+        """The mean bonus per stat, and best bonus, of the gear that $chips could pay for."""
         hit = self._gear.get(chips)
         if hit is None:
             fits = self._fits(self.gear, chips)
@@ -104,7 +127,7 @@ class _Priors:
                 sum(b[1] for b in bonuses) / k,
                 sum(b[2] for b in bonuses) / k,
             )
-            hit = self._gear[chips] = (means, sum(max(b) for b in bonuses) / k)
+            hit = self._gear[chips] = _Prior(means, sum(max(b) for b in bonuses) / k)
         return hit
 
 
@@ -119,35 +142,87 @@ def _priors(view: View) -> _Priors:
     return pri
 
 
-def _guess(view: View, dude: Card) -> Guess:
+class DecisionCache:
+    """What one decision has worked out (the view does not change within it): a `Guess` by
+    dude uid, my dudes' true stats by uid, `_best_opponents` by stat index (3: the best stat),
+    and the priors, ante and lowball rule it reads."""
+
+    __slots__ = ("ante", "best", "guesses", "low", "mine", "pri")
+
+    def __init__(self, view: View) -> None:
+        self.pri = _priors(view)
+        self.ante = view.ante
+        self.low = view.rules.has("lowball")
+        self.guesses: dict[int, Guess] = {}
+        self.mine: dict[int, list[int]] = {}
+        self.best: list[dict[int, tuple[float, float, Card]] | None] = [None, None, None, None]
+
+
+# max/min of a few numbers spelled out: compiled, max(a, b) is a plain comparison, while
+# max(some_list) or max(..., key=...) is a call into the interpreter.
+def _top(st: list[int]) -> int:
+    """A dude's best stat: max(st), for [smarts, skill, luck]."""
+    return max(max(st[0], st[1]), st[2])
+
+
+def _top_printed(d: CardDef) -> int:
+    """The best printed stat: max(d.stats)."""
+    return max(max(d.smarts, d.skill), d.luck)
+
+
+def _highest(values: list[int]) -> int:
+    """max(values), of a non-empty list."""
+    top = values[0]
+    for v in values:
+        if v > top:
+            top = v
+    return top
+
+
+def _lowest(values: list[int]) -> int:
+    """min(values), of a non-empty list."""
+    low = values[0]
+    for v in values:
+        if v < low:
+            low = v
+    return low
+
+
+def _nth(values: tuple[float, float, float], i: int) -> float:
+    """values[i] (compiled, a tuple of floats indexed by a variable would be boxed first)."""
+    if i == 0:
+        return values[0]
+    return values[1] if i == 1 else values[2]
+
+
+def _guess(view: View, dude: Card, pri: _Priors) -> Guess:
     """A guess at an opposing dude's final stats from what is visible: (each stat, each stat
     if its player picked it — then it is likely its best —, its best stat, the variance)."""
-    pri = _priors(view)
     shown = view.showing(dude)
+    s0, s1, s2 = shown[0], shown[1], shown[2]
     var = 0.0
-    plain: list[float]
-    chosen: list[float]
-    best_of: list[float]
+    # each stat (p), each stat if picked (c), and each stat if it turns out its best (b)
     if dude.revealed:
-        plain = list(shown)
-        chosen = list(shown)
-        best_of = list(shown)
+        p0, p1, p2 = float(s0), float(s1), float(s2)
+        c0, c1, c2 = p0, p1, p2
+        b0, b1, b2 = p0, p1, p2
     else:
-        means, best = pri.dude(dude.chips)
-        plain = [shown[i] + means[i] for i in range(3)]
-        chosen = [max(plain[i], shown[i] + best) for i in range(3)]
-        top = max(shown) + best
-        best_of = [max(v, top) for v in plain]
+        prior = pri.dude(dude.chips)
+        means, best = prior.means, prior.best
+        p0, p1, p2 = s0 + means[0], s1 + means[1], s2 + means[2]
+        c0, c1, c2 = max(p0, s0 + best), max(p1, s1 + best), max(p2, s2 + best)
+        top = max(max(s0, s1), s2) + best
+        b0, b1, b2 = max(p0, top), max(p1, top), max(p2, top)
         var += VAR_DUDE
     for g in dude.gear:
         if not g.revealed:
-            gm, gbest = pri.gear_bonus(g.chips)
-            for i in range(3):
-                plain[i] += gm[i]
-                chosen[i] += gbest
-                best_of[i] += gm[i]
+            prior = pri.gear_bonus(g.chips)
+            gm, gbest = prior.means, prior.best
+            p0, p1, p2 = p0 + gm[0], p1 + gm[1], p2 + gm[2]
+            c0, c1, c2 = c0 + gbest, c1 + gbest, c2 + gbest
+            b0, b1, b2 = b0 + gm[0], b1 + gm[1], b2 + gm[2]
             var += VAR_GEAR
-    return plain, chosen, max(best_of), var
+    return Guess((p0, p1, p2), (c0, c1, c2), max(max(b0, b1), b2), var)
 
 
 def _estimate_opponent(
@@ -159,17 +234,17 @@ def _estimate_opponent(
 ) -> tuple[float, float]:
     """A guess at an opposing dude's final stat from what is visible, with its variance.
     `stat` None: its best stat. `chosen`: its player picked this stat (it is likely its best).
-    `cache`: a dict kept for one decision (the view does not change within it)."""
-    g: Guess | None
+    `cache`: kept for one decision (the view does not change within it)."""
     if cache is None:
-        g = _guess(view, dude)
+        g = _guess(view, dude, _priors(view))
     else:
-        g = cache.get(dude.uid)
-        if g is None:
-            g = cache[dude.uid] = _guess(view, dude)
+        hit = cache.guesses.get(dude.uid)
+        if hit is None:
+            hit = cache.guesses[dude.uid] = _guess(view, dude, cache.pri)
+        g = hit
     if stat is None:
-        return g[2], g[3]
-    return (g[1][stat] if chosen else g[0][stat]), g[3]
+        return g.best, g.var
+    return _nth(g.chosen if chosen else g.plain, stat), g.var
 
 
 def _p_win(margin: float, var: float = 4.0) -> float:
@@ -178,6 +253,37 @@ def _p_win(margin: float, var: float = 4.0) -> float:
     if x > 30:
         return 0.0
     return 1.0 / (1.0 + math.exp(x))
+
+
+def _dude_worth(d: CardDef, a: Action) -> float:
+    """What playing dude `d` as `a` is worth: its best stat, some of the others, a little less
+    for the chips it takes, a little more for a concealed one that looks like what it is."""
+    return (
+        _top_printed(d)
+        + 0.3 * (d.smarts + d.skill + d.luck)
+        - 0.2 * a.chips
+        + (0.5 if not a.revealed and a.chips == d.cost else 0.0)
+    )
+
+
+def _fortune_helps(d: CardDef) -> bool:
+    """Whether a fortune card can tip a fight my way: it raises my dude, lowers theirs, takes
+    from the pot, changes the stat, wins ties or taxes."""
+    for ab in d.abilities:
+        for e in ab.effects:
+            kind = e.kind
+            amount = e.amount or 0
+            if (
+                (kind in ("stat_mod", "stat_mod_per") and amount > 0 and e.target == "self")
+                or (
+                    kind == "stat_mod"
+                    and amount < 0
+                    and e.target in ("opponents", "chosen_opponent")
+                )
+                or kind in ("take_from_pot", "change_contested", "wins_ties", "tax")
+            ):
+                return True
+    return False
 
 
 class HeuristicBot:
@@ -201,7 +307,7 @@ class HeuristicBot:
 
     def _mine(self, view: View, dude: Card, stat: int | None) -> float:
         st = view.true_stats(dude)
-        return max(st) if stat is None else st[stat]
+        return _top(st) if stat is None else st[stat]
 
     def _p_shootout(self, view: View, dude: Card, stat: int | None) -> float:
         """My chance to win the current shootout against every opposing dude still in it."""
@@ -222,14 +328,15 @@ class HeuristicBot:
         """How much risk to take, in antes: how far behind the leader I am, plus how long the
         stakes have stood still (trading refused challenges decides nothing)."""
         stakes = view.stakes
-        behind = max(max(stakes) - stakes[view.player], 0) / view.ante
+        behind = max(_highest(stakes) - stakes[view.player], 0) / view.ante
         return behind + max(self.stall - 3, 0)
 
     def _stat(self, view: View) -> int | None:
-        return STAT_INDEX[view.contested] if view.contested else None
+        contested = view.contested
+        return STAT_INDEX[contested] if contested else None
 
     def _challenge_value(
-        self, view: View, a: Action, cache: DecisionCache | None = None
+        self, view: View, a: Action, cache: DecisionCache
     ) -> tuple[float, float, bool]:
         """(expected chips, chance to win, whether anybody is expected to accept) of a challenge
         with that dude and stat, relative to not challenging. Each opponent is expected to
@@ -237,16 +344,17 @@ class HeuristicBot:
         fight looks worth it to them; a refused challenge wins the ante, an accepted one is
         worth what the shootout is likely to pay."""
         mine_card = view.card(a.dude)
-        st = view.true_stats(mine_card)
+        st = cache.mine.get(a.dude)
+        if st is None:
+            st = cache.mine[a.dude] = view.true_stats(mine_card)
         i = STAT_INDEX[a.stat] if a.stat else None
-        mine = max(st) if i is None else st[i]
-        low = view.rules.has("lowball")
-        if cache is None:
-            cache = {}
-        best: dict[int, tuple[float, float, Card]] | None = cache.get(("best", i))
+        mine = _top(st) if i is None else st[i]
+        low = cache.low
+        k = 3 if i is None else i
+        best = cache.best[k]
         if best is None:
-            best = cache["best", i] = self._best_opponents(view, i, low, cache)
-        ante = view.ante
+            best = cache.best[k] = self._best_opponents(view, i, low, cache)
+        ante = cache.ante
         if not best:
             return (view.n - 1) * ante, 1.0, False
         # how my dude looks to them: only what is public (showing, chips, concealed gear)
@@ -293,11 +401,27 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         phase = view.phase
-        handler = getattr(self, "_" + phase, None)
-        if handler is not None:
-            choice = handler(view, legal)
-            if choice is not None:
-                return choice
+        choice: Action | None = None
+        if phase == "turn":
+            choice = self._turn(view, legal)
+        elif phase == "discard":
+            choice = self._discard(view, legal)
+        elif phase == "bet":
+            choice = self._bet(view, legal)
+        elif phase == "fortune":
+            choice = self._fortune(view, legal)
+        elif phase == "accept":
+            choice = self._accept(view, legal)
+        elif phase == "reinvest":
+            choice = self._reinvest(view, legal)
+        elif phase == "reveal":
+            choice = self._reveal(view, legal)
+        elif phase == "shotgun":
+            choice = self._shotgun(view, legal)
+        elif phase == "cold_challenge":
+            choice = self._cold_challenge(view, legal)
+        if choice is not None:
+            return choice
         return (
             legal[-1] if legal[-1].kind in ("end_actions", "end_turn", "pass_fortune") else legal[0]
         )
@@ -310,16 +434,13 @@ class HeuristicBot:
         ante = view.ante
         reserve = 3 * ante
         mine = view.my_dudes()
-        kinds: dict[str, list[Action]] = {}
-        for a in legal:
-            kinds.setdefault(a.kind, []).append(a)
-        challenges = kinds.get("challenge")
+        challenges = [a for a in legal if a.kind == "challenge"]
         # the game ends when an ante cannot be covered: call for one while ahead
         if (
             challenges
-            and stake == max(stakes)
+            and stake == _highest(stakes)
             and stakes.count(stake) == 1
-            and min(stakes) < ante
+            and _lowest(stakes) < ante
             and not view.rules.has("last_man_standing")
         ):
             return challenges[0]
@@ -332,12 +453,12 @@ class HeuristicBot:
         behind = self._risk(view)
         p_fight = max(0.5 - 0.04 * behind, 0.1)
         # something to fight with first: challenging ends the actions
-        build = self._build(view, kinds, mine, stake, reserve)
+        build = self._build(view, legal, mine, stake, reserve)
         if build is not None and view.actions_left > 1:
             return build
         best, best_score = None, -math.inf
         if challenges and stake >= ante:
-            cache: DecisionCache = {}
+            cache = DecisionCache(view)
             for a in challenges:
                 value, p, fight = self._challenge_value(view, a, cache)
                 if p < 0.5 and not (fight and p >= p_fight):
@@ -349,47 +470,46 @@ class HeuristicBot:
             return best
         if build is not None:
             return build
-        return kinds.get("end_actions", [legal[-1]])[0]
+        return next((a for a in legal if a.kind == "end_actions"), legal[-1])
 
     def _build(
         self,
         view: View,
-        kinds: dict[str, list[Action]],
+        legal: list[Action],
         mine: list[Card],
         stake: int,
         reserve: int,
     ) -> Action | None:
         """Play a dude, gear or a kicker chip if one is worth it."""
         me = view.player
-        if "play_dude" in kinds and len(mine) < 3:
-            options = [a for a in kinds["play_dude"] if stake - a.chips >= reserve]
-            if options:
-
-                def worth(a: Action) -> float:
-                    d = view.card(a.card).printed
-                    return (
-                        max(d.stats)
-                        + 0.3 * sum(d.stats)
-                        - 0.2 * a.chips
-                        + (0.5 if not a.revealed and a.chips == d.cost else 0)
-                    )
-
-                return max(options, key=worth)
-        if "play_gear" in kinds:
-            options = [
-                a
-                for a in kinds["play_gear"]
-                if stake - a.chips >= reserve and len(view.card(a.dude).gear) < 3
-            ]
-            # concealed gear to bluff, on the dude with fewest gear
-            options = [a for a in options if not a.revealed or self.rng.random() < 0.3]
-            if options:
-                return min(options, key=lambda a: (len(view.card(a.dude).gear), a.chips))
-        if "as_gear" in kinds:
-            return kinds["as_gear"][0]
-        if "play_kicker" in kinds:
-            chips = dict(view.my_kicker_chips())
-            for a in kinds["play_kicker"]:
+        best: Action | None = None
+        if len(mine) < 3:
+            best_worth = -math.inf
+            for a in legal:
+                if a.kind == "play_dude" and stake - a.chips >= reserve:
+                    worth = _dude_worth(view.card(a.card).printed, a)
+                    if worth > best_worth:
+                        best, best_worth = a, worth
+            if best is not None:
+                return best
+        # concealed gear to bluff, on the dude with fewest gear
+        fewest = chips_on = 0
+        for a in legal:
+            if a.kind == "play_gear" and stake - a.chips >= reserve:
+                on = len(view.card(a.dude).gear)
+                keep = on < 3 and (not a.revealed or self.rng.random() < 0.3)
+                if keep and (best is None or on < fewest or (on == fewest and a.chips < chips_on)):
+                    best, fewest, chips_on = a, on, a.chips
+        if best is not None:
+            return best
+        for a in legal:
+            if a.kind == "as_gear":
+                return a
+        chips: dict[int, KickerChipDef] | None = None
+        for a in legal:
+            if a.kind == "play_kicker":
+                if chips is None:
+                    chips = dict(view.my_kicker_chips())
                 chip = chips[a.card]
                 ev = sum(x[1] for x in chip.sides) / 2
                 dude = view.card(a.dude)
@@ -402,29 +522,43 @@ class HeuristicBot:
         the stake, gear with nobody to carry it, a dude weaker than the three already in the
         saloon, fortunes beyond two."""
         stake = view.stakes[view.player]
-        hand = dict(view.hand())
         mine = view.my_dudes()
-        have_dude = bool(mine) or any(d.is_dude for d in hand.values())
-        weakest = min((max(d.defn.stats) for d in mine), default=0) if len(mine) >= 3 else -1
+        have_dude = bool(mine)
+        fortunes: list[tuple[int, int]] = []
+        for uid, card in view.hand():
+            if card.is_dude:
+                have_dude = True
+            elif card.type == "fortune":
+                fortunes.append((card.cost, uid))
+        weakest = -1
+        if len(mine) >= 3:
+            weakest = _top_printed(mine[0].defn)
+            for m in mine:
+                weakest = min(weakest, _top_printed(m.defn))
         gear_room = any(len(d.gear) < 3 for d in mine)
-        fortunes = sorted((d.cost, uid) for uid, d in hand.items() if d.type == "fortune")
-        extra_fortunes = {uid for _, uid in fortunes[:-2]} if len(fortunes) > 2 else set()
+        fortunes.sort()
+        extra_fortunes = [uid for _, uid in fortunes[:-2]]  # all but the two dearest
         for a in legal:
             if a.kind != "discard":
                 continue
-            d = hand[a.card]
+            d = view.card(a.card).printed  # in my hand
             if (
                 d.cost > stake
                 or a.card in extra_fortunes
                 or (d.type == "gear" and (not have_dude or (mine and not gear_room)))
-                or (d.is_dude and max(d.stats) <= weakest)
+                or (d.is_dude and _top_printed(d) <= weakest)
             ):
                 return a
         return next((a for a in legal if a.kind == "end_turn"), legal[0])
 
     def _cold_challenge(self, view: View, legal: list[Action]) -> Action:
-        cache: DecisionCache = {}
-        return max(legal, key=lambda a: self._challenge_value(view, a, cache)[0])
+        cache = DecisionCache(view)
+        best, best_value = legal[0], -math.inf
+        for a in legal:
+            value = self._challenge_value(view, a, cache)[0]
+            if value > best_value:
+                best, best_value = a, value
+        return best
 
     def _accept(self, view: View, legal: list[Action]) -> Action | None:
         """Accept when the chance to win is worth the chips at risk: the ante is gone either
@@ -433,7 +567,8 @@ class HeuristicBot:
         c = view.street_dude(view.challenger)
         assert c is not None  # the challenger's dude is in the street
         self.doubt = False
-        best, best_ev, best_p = self._best_accept(view, legal, stat, c, doubt=False)
+        cache = DecisionCache(view)
+        best, best_ev, best_p = self._best_accept(view, legal, stat, c, doubt=False, cache=cache)
         # Refusing every challenge only trades antes back and forth: a player behind gains
         # nothing from that, so the further behind the more risk it takes.
         behind = self._risk(view)
@@ -446,7 +581,7 @@ class HeuristicBot:
         # A concealed challenger may be bluffing: now and then call it, judging the dude as
         # any dude its chips could pay for rather than the best one.
         if not c.revealed and self.rng.random() < self.call_bluff:
-            alt, alt_ev, alt_p = self._best_accept(view, legal, stat, c, doubt=True)
+            alt, alt_ev, alt_p = self._best_accept(view, legal, stat, c, doubt=True, cache=cache)
             if alt is not None and alt_ev >= -slack and alt_p >= floor:
                 self.doubt = True
                 return alt
@@ -455,10 +590,18 @@ class HeuristicBot:
         return next((a for a in legal if a.kind == "refuse"), best)
 
     def _best_accept(
-        self, view: View, legal: list[Action], stat: int | None, c: Card, doubt: bool
+        self,
+        view: View,
+        legal: list[Action],
+        stat: int | None,
+        c: Card,
+        doubt: bool,
+        cache: DecisionCache | None = None,
     ) -> tuple[Action | None, float, float]:
-        low = view.rules.has("lowball")
-        theirs, var = _estimate_opponent(view, c, stat, chosen=not doubt)
+        if cache is None:
+            cache = DecisionCache(view)
+        low = cache.low
+        theirs, var = _estimate_opponent(view, c, stat, chosen=not doubt, cache=cache)
         their_risk = c.chips + sum(g.chips for g in c.gear if g.revealed)
         pot = view.pot
         best: Action | None = None
@@ -476,10 +619,15 @@ class HeuristicBot:
         return best, best_ev, best_p
 
     def _shotgun(self, view: View, legal: list[Action]) -> Action:
-        shots = [a for a in legal if a.kind == "shotgun"]
-        return (
-            max(shots, key=lambda a: sum(view.card(a.card).printed.stats)) if shots else legal[-1]
-        )
+        best: Action | None = None  # the first shot with the most stats in all
+        most = 0
+        for a in legal:
+            if a.kind == "shotgun":
+                d = view.card(a.card).printed
+                total = d.smarts + d.skill + d.luck
+                if best is None or total > most:
+                    best, most = a, total
+        return best if best is not None else legal[-1]
 
     def _bet(self, view: View, legal: list[Action]) -> Action | None:
         me = view.player
@@ -488,20 +636,38 @@ class HeuristicBot:
         p = self._p_shootout(view, dude, self._stat(view))
         owe = view.owe
         pot = view.pot
-        by = {a.kind: a for a in legal}
-        sized = [a for a in legal if a.kind in ("bet", "raise")]
+        check: Action | None = None  # the last of each kind
+        call: Action | None = None
+        fold: Action | None = None
+        sized: list[Action] = []
+        for a in legal:
+            kind = a.kind
+            if kind == "bet" or kind == "raise":
+                sized.append(a)
+            elif kind == "check":
+                check = a
+            elif kind == "call":
+                call = a
+            elif kind == "fold":
+                fold = a
         bluff = self.rng.random() < self.bluff
         if (p > 0.7 or bluff) and sized and view.raises < 2:
             target = pot * (0.5 if p < 0.85 else 1.0)
-            return min(sized, key=lambda a: abs(a.amount - target))
+            best, gap = sized[0], math.inf  # the first size nearest the target
+            for a in sized:
+                off = abs(a.amount - target)
+                if off < gap:
+                    best, gap = a, off
+            return best
         if owe == 0:
-            return by.get("check", legal[0])
-        if p * (pot + owe) >= (1 - p) * owe * 1.1 or "fold" not in by:
-            return by.get("call", legal[0])
-        return by["fold"]
+            return check if check is not None else legal[0]
+        if p * (pot + owe) >= (1 - p) * owe * 1.1 or fold is None:
+            return call if call is not None else legal[0]
+        return fold
 
     def _reveal(self, view: View, legal: list[Action]) -> Action | None:
         stat = self._stat(view)
+        low = view.rules.has("lowball")
         best, gain = None, 0
         for a in legal:
             if a.kind != "reveal_gear":
@@ -511,8 +677,8 @@ class HeuristicBot:
             assert dude is not None  # gear in play is on a dude
             before = view.true_stats(dude, with_gear=False)
             after = view.stats_if_revealed(dude, g)
-            delta = (max(after) - max(before)) if stat is None else after[stat] - before[stat]
-            if view.rules.has("lowball"):
+            delta = (_top(after) - _top(before)) if stat is None else after[stat] - before[stat]
+            if low:
                 delta = -delta
             if delta > gain:
                 best, gain = a, delta
@@ -522,29 +688,18 @@ class HeuristicBot:
         me = view.player
         dude = view.street_dude(me)
         assert dude is not None  # asked only while in the shootout
-        p = self._p_shootout(view, dude, self._stat(view))
+        p = -1.0  # my chance in the shootout, worked out once a fortune would help
         stake = view.stakes[me]
         for a in legal:
             if a.kind == "as_fortune":
                 return a
             if a.kind == "play_fortune":
                 d = view.card(a.card).printed
-                helps = any(
-                    (
-                        e.kind in ("stat_mod", "stat_mod_per")
-                        and (e.amount or 0) > 0
-                        and e.target == "self"
-                    )
-                    or (
-                        e.kind in ("stat_mod",)
-                        and (e.amount or 0) < 0
-                        and e.target in ("opponents", "chosen_opponent")
-                    )
-                    or e.kind in ("take_from_pot", "change_contested", "wins_ties", "tax")
-                    for ab in d.abilities
-                    for e in ab.effects
-                )
-                if helps and (0.1 < p < 0.8) and (d.cost <= stake // 3 or stake == 0):
+                if not _fortune_helps(d):
+                    continue
+                if p < 0:
+                    p = self._p_shootout(view, dude, self._stat(view))
+                if (0.1 < p < 0.8) and (d.cost <= stake // 3 or stake == 0):
                     return a
         return next(a for a in legal if a.kind == "pass_fortune")
 
@@ -558,7 +713,7 @@ class HeuristicBot:
                 price = max(d.printed.cost - 1, 0)
                 if stake - price < 3 * view.ante:
                     break
-                best = max(d.defn.stats)
+                best = _top_printed(d.defn)
                 short = len(view.my_dudes()) < 2 and not any(c.is_dude for _, c in view.hand())
                 if best >= 6 or (short and best >= 4):
                     return a
