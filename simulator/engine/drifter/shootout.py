@@ -21,13 +21,6 @@ from simulator.engine.drifter.actions import (
     Action,
 )
 from simulator.engine.drifter.cards import STAT_INDEX, STATS
-from simulator.engine.drifter.variants import (
-    COLD_HANDS,
-    HIGH_LOW,
-    LOWBALL,
-    RIDING_SHOTGUN,
-    TOMBSTONE,
-)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -39,7 +32,12 @@ if TYPE_CHECKING:
 
 _NO_TARGET: Final[tuple[int, ...]] = (-1,)
 _NO_STAT: Final[tuple[str, ...]] = ("",)
+_BET_ANTES: Final[tuple[int, ...]] = (1, 2, 5)  # bet and raise sizes offered, in antes
 _CHOICES: Final[dict[int, tuple[object, tuple[str | None, bool, bool]]]] = {}
+# an entry of final()'s shootout log as kept (DrifterState.final makes the JSON of it): the
+# stat, the challenger, the seats with a dude in it, the winners, each seat's net chips, and
+# the shootout's pot shares and card codes of every seat
+LogEntry = tuple[str | None, int, list[int], list[int], list[int], list[int], list[list[str]]]
 
 
 def _choices(what, index: int) -> tuple[str | None, bool, bool]:
@@ -110,7 +108,7 @@ class ShootoutSteps:
     first: int
     played: list[list[str]]
     played_codes: list[set[str]]
-    shootout_log: list[dict]
+    shootout_log: list[LogEntry]
     held_at_ante: list[int]
     cold_turns_left: int
     _menu: list[Action] | None
@@ -120,6 +118,28 @@ class ShootoutSteps:
     kinds_present: frozenset[str]
     chip_sensitive: bool
     _rot: list[tuple[int, ...]]
+    # per seat in the current shootout (cleared in place by reset_shootout): its dude, whether
+    # it folded, whether Tombstone buried its dude at the showdown, whether it may still
+    # announce gear, its chips bet in this betting round
+    sdude: list[Card | None]
+    folded: list[bool]
+    out: list[bool]
+    reveal_open: list[bool]
+    contrib: list[int]
+    # the rules as fields (DrifterState._read_rules): Rules is a plain Python class, slow to read
+    quick_start: bool
+    ante: int
+    hand_size: int
+    actions_per_turn: int
+    max_raises: int
+    max_turns: int
+    cold_hands: bool
+    high_low: bool
+    last_man_standing: bool
+    lowball: bool
+    riding_shotgun: bool
+    tombstone: bool
+    whirlwind: bool
 
     # DrifterState's helpers the steps call (state.py has them)
     def _cold_after(self) -> None:
@@ -184,14 +204,17 @@ class ShootoutSteps:
         self.shooting = False
         self.contested: str | None = None
         self.challenger = -1
-        self.sdude: list[Card | None] = [None] * n
-        self.folded = [False] * n
-        self.out = [False] * n  # buried by Tombstone at the showdown
-        self.reveal_open = [True] * n
+        sdude, folded, out, reveal_open = self.sdude, self.folded, self.out, self.reveal_open
+        contrib = self.contrib
+        for q in range(n):
+            sdude[q] = None
+            folded[q] = False
+            out[q] = False
+            reveal_open[q] = True
+            contrib[q] = 0
         self.queue: list[int] = []
         self.announced: list[Card] = []
         self.rb = 0
-        self.contrib = [0] * n
         self.raises = 0
         self.lead = -1
         self.forder: list[int] = []
@@ -199,12 +222,13 @@ class ShootoutSteps:
         self.fpasses = 0
         self.reinvest_queue: list[int] = []
         self.player_marks = []
-        # for final()'s shootout log: each seat's card codes in it, pot shares, who won
+        # for final()'s shootout log: each seat's card codes in it, pot shares, who won (new
+        # lists each time: the log keeps the last shootout's)
         self.shot_cards: list[list[str]] = [[] for _ in range(n)]
         self.pot_share = [0] * n
         self.shot_winners: list[int] = []
 
-    def clone_shootout_from(self, other, cmap) -> None:
+    def clone_shootout_from(self, other: ShootoutSteps, cmap: dict[int, Card]) -> None:
         self.sdude = [cmap[d.uid] if d is not None else None for d in other.sdude]
         self.folded = list(other.folded)
         self.out = list(other.out)
@@ -228,16 +252,9 @@ class ShootoutSteps:
         """One entry of final()'s shootout log, made when the shootout is over."""
         c = self.challenger
         seats = [q for q in self.seats_from(c) if self.sdude[q] is not None]
+        net = [self.holdings(q) - self.held_at_ante[q] for q in seats]
         self.shootout_log.append(
-            {
-                "stat": self.contested,
-                "challenger": c,
-                "seats": seats,
-                "winners": list(self.shot_winners),
-                "net": [self.holdings(q) - self.held_at_ante[q] for q in seats],
-                "pot": [self.pot_share[q] for q in seats],
-                "cards": [list(self.shot_cards[q]) for q in seats],
-            }
+            (self.contested, c, seats, self.shot_winners, net, self.pot_share, self.shot_cards)
         )
 
     # --- who is in ------------------------------------------------------------------------
@@ -284,7 +301,7 @@ class ShootoutSteps:
 
     def lead_bettor(self) -> int:
         """Highest showing contested stat; ties: the challenger, else closest clockwise to it."""
-        if self.rules.quick_start:
+        if self.quick_start:
             return self.challenger
         best, lead = -1, self.challenger
         for q in self.shootout_players():
@@ -325,12 +342,13 @@ class ShootoutSteps:
         dude = self.cards[a.dude]
         self.challenged = True
         self.actions_left -= 1
-        if not self.rules.has(COLD_HANDS):
+        if not self.cold_hands:
             mod = ab.total_amount(cast("DrifterState", self), dude, "ante_mod")
-            ante = max(self.rules.ante + mod, 0)
+            ante = max(self.ante + mod, 0)
             if not self._collect_antes(ante):
                 return
-        self.reset_shootout()
+        # the shootout fields are as reset_shootout left them: nothing outside a shootout
+        # changes them (reset at the start of the game and at the end of each shootout)
         self.shooting = True
         self.shootouts += 1
         self.challenger = p
@@ -354,7 +372,7 @@ class ShootoutSteps:
         ab.trigger(s, dude, "on_enter_street", dude)
         for g in dude.gear:
             ab.trigger(s, g, "on_enter_street", dude)
-        if self.rules.has(RIDING_SHOTGUN) and any(c.defn.is_dude for c in self.hand[p]):
+        if self.riding_shotgun and any(c.defn.is_dude for c in self.hand[p]):
             self.phase = "shotgun"
             self.actor = p
             return True
@@ -455,8 +473,12 @@ class ShootoutSteps:
         return 1, self.stake[p] - owe
 
     def _sizes(self, top: int) -> list[int]:
-        ante = self.rules.ante
-        return sorted({x for x in (ante, 2 * ante, 5 * ante, top) if 1 <= x <= top})
+        """1, 2 and 5 antes and `top` (all in), in order, each once, from $1 up to `top`."""
+        ante = self.ante  # at least 1 (Rules checks it)
+        sizes = [k * ante for k in _BET_ANTES if k * ante < top]
+        if top >= 1:
+            sizes.append(top)
+        return sizes
 
     def _bet_menu(self) -> list[Action]:
         p = self.actor
@@ -466,11 +488,13 @@ class ShootoutSteps:
         if owe <= 0:
             menu.append(CHECK)
             if self.rb == 0:
-                menu.extend(Action("bet", amount=x) for x in self._sizes(st))
+                for x in self._sizes(st):
+                    menu.append(Action("bet", amount=x))
         else:
             menu.append(CALL)
-            if self.raises < self.rules.max_raises and st > owe:
-                menu.extend(Action("raise", amount=x) for x in self._sizes(st - owe))
+            if self.raises < self.max_raises and st > owe:
+                for x in self._sizes(st - owe):
+                    menu.append(Action("raise", amount=x))
         dude = self.sdude[p]
         assert dude is not None
         if not ab.has_flag(cast("DrifterState", self), dude, "cant_fold"):
@@ -638,11 +662,10 @@ class ShootoutSteps:
     def _fortune_menu(self) -> list[Action]:
         p = self.actor
         menu: list[Action] = []
-        if not ab.player_cant_play_fortune(cast("DrifterState", self), p):
+        fortunes = [card for card in self.hand[p] if card.printed.type == "fortune"]
+        if fortunes and not ab.player_cant_play_fortune(cast("DrifterState", self), p):
             opp = self.opposing_dudes(p)
-            for card in self.hand[p]:
-                if card.printed.type != "fortune":
-                    continue
+            for card in fortunes:
                 menu.extend(self._choice_actions("play_fortune", card, card.printed, -1, opp))
         mine = self.sdude[p]
         assert mine is not None
@@ -734,7 +757,7 @@ class ShootoutSteps:
                 d.chips = 0
                 self.reveal_dude(d)
                 fresh.append(d)
-        if self.rules.has(TOMBSTONE):
+        if self.tombstone:
             self._tombstone_showdown(fresh)
         for d in fresh:
             if not self.out[d.owner]:
@@ -742,7 +765,7 @@ class ShootoutSteps:
         for q in self.shootout_players():
             d = self.sdude[q]
             assert d is not None
-            for card in [d, *d.gear, *(f for f in self.fortunes if f.owner == q)]:
+            for card in [d, *d.gear] + [f for f in self.fortunes if f.owner == q]:
                 ab.trigger(s, card, "showdown", d)
         players = self.shootout_players()
         values = {q: self.value(d) for q in players if (d := self.sdude[q]) is not None}
@@ -781,10 +804,16 @@ class ShootoutSteps:
     def _winners(self, players: list[int], values: dict[int, int]) -> list[int]:
         if not players:
             return []
-        hi, lo = max(values.values()), min(values.values())
-        if self.rules.has(LOWBALL):
+        hi = lo = values[players[0]]  # (a loop: compiled, max() and min() are generic calls)
+        for q in players:
+            v = values[q]
+            if v > hi:
+                hi = v
+            elif v < lo:
+                lo = v
+        if self.lowball:
             winners = [q for q in players if values[q] == lo]
-        elif self.rules.has(HIGH_LOW):
+        elif self.high_low:
             winners = [q for q in players if values[q] in (hi, lo)]
         else:
             winners = [q for q in players if values[q] == hi]
@@ -814,7 +843,7 @@ class ShootoutSteps:
             else:
                 self.bury(f)
         # Cold Hands buries everything in the street; the quick-start game ends right here.
-        cold = self.rules.has(COLD_HANDS) or self.rules.quick_start
+        cold = self.cold_hands or self.quick_start
         s = cast("DrifterState", self)
         self.reinvest_queue = []
         for q in self.seats_from(self.challenger):
@@ -890,10 +919,10 @@ class ShootoutSteps:
                     g.marks = [m for m in g.marks if not m.shootout]
         self.reset_shootout()
         self.challenger = challenger
-        if self.rules.quick_start:
+        if self.quick_start:
             self._end_game("the quick-start game ends after its first shootout")
             return
-        if self.rules.has(COLD_HANDS):
+        if self.cold_hands:
             self._cold_after()
             return
         if draw:
@@ -914,7 +943,7 @@ class ShootoutSteps:
             ]
         if phase == "accept":
             menu = [Action("accept", dude=d.uid) for d in self._acceptable(p)]
-            if not (self.rules.quick_start and menu):
+            if not (self.quick_start and menu):
                 menu.append(REFUSE)
             return menu
         if phase == "shotgun":
@@ -928,11 +957,14 @@ class ShootoutSteps:
         if phase == "fortune":
             return self._fortune_menu()
         if phase == "reinvest":
-            d = self.sdude[p]
-            assert d is not None
-            menu = [Action("reinvest", dude=d.uid)] if self._may_reinvest(p) else []
-            return [*menu, Action("bury", dude=d.uid)]
+            return self._reinvest_menu(p)
         raise AssertionError(f"no menu for phase {phase}")
+
+    def _reinvest_menu(self, p: int) -> list[Action]:
+        d = self.sdude[p]
+        assert d is not None
+        menu = [Action("reinvest", dude=d.uid)] if self._may_reinvest(p) else []
+        return [*menu, Action("bury", dude=d.uid)]
 
     def auto_step(self) -> bool:
         """Settle a decision with only one possible answer; False when a real choice waits."""
@@ -952,11 +984,13 @@ class ShootoutSteps:
                 return True
             self._menu = menu  # the decision waits: keep the menu just built
             return False
-        if phase == "reinvest" and not self._may_reinvest(p):
-            d = self.sdude[p]
-            assert d is not None
-            self._do_bury(Action("bury", dude=d.uid))
-            return True
+        if phase == "reinvest":
+            menu = self._reinvest_menu(p)
+            if len(menu) == 1:
+                self._do_bury(menu[0])
+                return True
+            self._menu = menu  # the decision waits: keep the menu just built
+            return False
         if phase == "shotgun" and not any(c.defn.is_dude for c in self.hand[p]):
             self._next_accept()
             return True

@@ -8,7 +8,6 @@ until the next decision. Interpretations of the rules: docs/rules/high-stakes-dr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -21,7 +20,10 @@ from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue
 from simulator.engine.drifter.shootout import ShootoutSteps
 from simulator.engine.drifter.variants import (
     COLD_HANDS,
+    HIGH_LOW,
     LAST_MAN_STANDING,
+    LOWBALL,
+    RIDING_SHOTGUN,
     TOMBSTONE,
     WHIRLWIND,
     Rules,
@@ -32,7 +34,9 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 8
 # how often an activated ability may be used when its card does not say
 _DEFAULT_ONCE: Final = {"as_gear": "turn", "as_fortune": "shootout"}
 BLUFF: Final = 3  # the extra chips the action menu offers on a concealed card
-_NO_TARGET: Final = (-1,)
+# (typed as variable-length tuples: the compiled build keeps each as one object it iterates)
+_NO_TARGET: Final[tuple[int, ...]] = (-1,)
+_STATS: Final[tuple[str, ...]] = STATS
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ class Card:
     takes the copied card's definition, keeping its own cost)."""
 
     __slots__ = (
+        "challenges",
         "chips",
         "defn",
         "gear",
@@ -75,6 +80,7 @@ class Card:
         "kickers",
         "marks",
         "owner",
+        "plays",
         "printed",
         "return_to_hand",
         "revealed",
@@ -94,6 +100,10 @@ class Card:
         self.host: Card | None = None
         self.in_street = False
         self.return_to_hand = False
+        # a dude card's actions in the turn menu, made the first time they are offered (they
+        # depend only on its uid and printed cost; see DrifterState._dude_plays, _challenges)
+        self.plays: tuple[Action, Action, Action] | None = None
+        self.challenges: tuple[Action, ...] | None = None
 
     def kicker_sides(self):
         for k in self.kickers:
@@ -157,6 +167,7 @@ class DrifterState(ShootoutSteps):
             raise RulesError(f"first_player {rules.first_player} is not a seat of {n} players")
         self.cat = catalogue
         self.rules = rules
+        self._read_rules(rules)
         self.seats = list(seats)
         self.seed = seed
         self.n = n
@@ -202,12 +213,17 @@ class DrifterState(ShootoutSteps):
         # seat's chips (stake + chips on its cards) when the antes were taken.
         self.played: list[list[str]] = [[] for _ in range(n)]
         self.played_codes: list[set[str]] = [set() for _ in range(n)]
-        self.shootout_log: list[dict] = []
+        self.shootout_log = []
         self.held_at_ante = [0] * n
         self.cold_turns_left = 0
         self._menu: list[Action] | None = None
         self.stat_cache: dict[int, list[int]] | None = None  # on between actions only
         self.fx_cache: dict[int, list] | None = None
+        self.sdude = [None] * n
+        self.folded = [False] * n
+        self.out = [False] * n
+        self.reveal_open = [True] * n
+        self.contrib = [0] * n
         self.reset_shootout()
         self._build(catalogue, seats)
         self.has_statics = any(c.printed.abilities for c in self.cards)
@@ -228,10 +244,26 @@ class DrifterState(ShootoutSteps):
 
     # --- building -------------------------------------------------------------------------
 
+    def _read_rules(self, rules: Rules) -> None:
+        """Copy the rules the steps read into fields (Rules is a plain Python class)."""
+        self.quick_start = rules.quick_start
+        self.ante = rules.ante
+        self.hand_size = rules.hand_size
+        self.actions_per_turn = rules.actions_per_turn
+        self.max_raises = rules.max_raises
+        self.max_turns = rules.max_turns
+        self.cold_hands = rules.has(COLD_HANDS)
+        self.high_low = rules.has(HIGH_LOW)
+        self.last_man_standing = rules.has(LAST_MAN_STANDING)
+        self.lowball = rules.has(LOWBALL)
+        self.riding_shotgun = rules.has(RIDING_SHOTGUN)
+        self.tombstone = rules.has(TOMBSTONE)
+        self.whirlwind = rules.has(WHIRLWIND)
+
     def _build(self, cat: Catalogue, seats: list[Seat]) -> None:
         shared: list[Card] = []
         for p, seat in enumerate(seats):
-            if self.rules.quick_start and p > 0:
+            if self.quick_start and p > 0:
                 self.deck.append(shared)  # the quick-start game shares one deck
                 self.chips.append([])
                 continue
@@ -247,7 +279,7 @@ class DrifterState(ShootoutSteps):
             self.deck.append(pile)
             shared = pile
             stack = []
-            if not self.rules.quick_start:
+            if not self.quick_start:
                 for code in seat.chips:
                     try:
                         cdef = cat.chip(code)
@@ -274,7 +306,7 @@ class DrifterState(ShootoutSteps):
         self.badge = first
         self.first = first
         self.note("badge", first)
-        if rules.has(COLD_HANDS):
+        if self.cold_hands:
             self._cold_round()
         else:
             self._start_turn(first)
@@ -287,14 +319,14 @@ class DrifterState(ShootoutSteps):
         return self.chance.choice_index(self.n, "first")
 
     def _starting_hand(self, p: int) -> None:
-        self.draw(p, self.rules.hand_size)
+        self.draw(p, self.hand_size)
         if not self.redrawn[p] and not any(c.defn.is_dude for c in self.hand[p]):
             # Once per game: reveal a dudeless starting hand, discard it, draw again.
             self.redrawn[p] = True
             self.note("redraw", p, [c.printed.code for c in self.hand[p]])
             self.dead[p].extend(self.hand[p])
             self.hand[p] = []
-            self.draw(p, self.rules.hand_size)
+            self.draw(p, self.hand_size)
 
     # --- small helpers the steps share ----------------------------------------------------
 
@@ -323,7 +355,7 @@ class DrifterState(ShootoutSteps):
         self.note("reshuffle", p)
 
     def draw_to(self, p: int) -> None:
-        short = self.rules.hand_size - len(self.hand[p])
+        short = self.hand_size - len(self.hand[p])
         if short > 0:
             self.draw(p, short)
 
@@ -404,7 +436,7 @@ class DrifterState(ShootoutSteps):
 
     def tombstone_clash(self, dude: Card) -> bool:
         """Tombstone: another revealed dude of the same name is already in play."""
-        if not self.rules.has(TOMBSTONE):
+        if not self.tombstone:
             return False
         name = dude.defn.name
         return any(d is not dude and d.revealed and d.defn.name == name for d in self.all_dudes())
@@ -434,9 +466,12 @@ class DrifterState(ShootoutSteps):
     def holdings(self, p: int) -> int:
         """`p`'s chips: the stake plus the chips on p's cards in play."""
         total = self.stake[p]
-        for d in self.all_dudes():
+        for d in self.saloon:
             if d.owner == p:
-                total += d.chips + sum(g.chips for g in d.gear)
+                total += _with_gear(d)
+        for d in self.street:
+            if d.owner == p:
+                total += _with_gear(d)
         return total + sum(f.chips for f in self.fortunes if f.owner == p)
 
     def _enter_saloon(self, p: int, card: Card, revealed: bool, chips: int) -> None:
@@ -520,7 +555,7 @@ class DrifterState(ShootoutSteps):
     # --- the turn -------------------------------------------------------------------------
 
     def _start_turn(self, p: int) -> None:
-        if self.turns >= self.rules.max_turns:
+        if self.turns >= self.max_turns:
             self.cap_hit = True
             self._end_game("turn cap")
             return
@@ -530,13 +565,13 @@ class DrifterState(ShootoutSteps):
         self.actor = p
         self.phase = "turn"
         self.challenged = False
-        whirl = self.rules.has(WHIRLWIND) and self.turns != 1
+        whirl = self.whirlwind and self.turns != 1
         self.turn_limit = not whirl
-        self.actions_left = self.rules.actions_per_turn
+        self.actions_left = self.actions_per_turn
         self.note("turn", p, self.turns)
 
     def _end_actions(self) -> None:
-        if self.rules.has(COLD_HANDS):
+        if self.cold_hands:
             self._cold_next()
             return
         self.phase = "discard"
@@ -553,7 +588,7 @@ class DrifterState(ShootoutSteps):
 
     def _stakes_end_game(self) -> bool:
         """Last Man Standing: the game ends when one player at most has chips in stake."""
-        if self.rules.has(LAST_MAN_STANDING) and sum(1 for x in self.stake if x > 0) <= 1:
+        if self.last_man_standing and sum(1 for x in self.stake if x > 0) <= 1:
             self._end_game("last man standing")
             return True
         return False
@@ -568,11 +603,11 @@ class DrifterState(ShootoutSteps):
 
     # Cold Hands: everybody antes, takes a turn of actions, then the badge holder challenges.
     def _cold_round(self) -> None:
-        if self.turns >= self.rules.max_turns:
+        if self.turns >= self.max_turns:
             self.cap_hit = True
             self._end_game("turn cap")
             return
-        if not self._collect_antes(self.rules.ante):
+        if not self._collect_antes(self.ante):
             return
         self.cold_turns_left = self.n
         self._start_turn(self.badge)
@@ -581,7 +616,7 @@ class DrifterState(ShootoutSteps):
         self.cold_turns_left -= 1
         if self.cold_turns_left > 0:
             nxt = (self.actor + 1) % self.n
-            if self.turns >= self.rules.max_turns:
+            if self.turns >= self.max_turns:
                 self.cap_hit = True
                 self._end_game("turn cap")
                 return
@@ -589,8 +624,8 @@ class DrifterState(ShootoutSteps):
             self.pturns[nxt] += 1
             self.actor = nxt
             self.phase = "turn"
-            self.actions_left = self.rules.actions_per_turn
-            self.turn_limit = not self.rules.has(WHIRLWIND)
+            self.actions_left = self.actions_per_turn
+            self.turn_limit = not self.whirlwind
             self.note("turn", nxt, self.turns)
             return
         self.actor = self.badge
@@ -608,7 +643,7 @@ class DrifterState(ShootoutSteps):
             self.dead[p].extend(self.hand[p])
             self.hand[p] = []
         for p in self.seats_from(self.badge):
-            self.draw(p, self.rules.hand_size)
+            self.draw(p, self.hand_size)
         if self._stakes_end_game():
             return
         self.badge = (self.badge + 1) % self.n
@@ -617,7 +652,7 @@ class DrifterState(ShootoutSteps):
 
     def _collect_antes(self, ante: int) -> bool:
         """Everyone antes; False (and the game is over) when somebody cannot cover it."""
-        lms = self.rules.has(LAST_MAN_STANDING)
+        lms = self.last_man_standing
         if not lms and any(x < ante for x in self.stake):
             self._end_game("a player cannot cover the ante")
             return False
@@ -653,7 +688,7 @@ class DrifterState(ShootoutSteps):
             return self._turn_menu()
         if phase == "discard":
             menu = [Action("discard", card=c.uid) for c in self.hand[self.actor]]
-            if len(self.hand[self.actor]) <= self.rules.hand_size:
+            if len(self.hand[self.actor]) <= self.hand_size:
                 menu.append(END_TURN)
             return menu
         return self.shootout_menu()
@@ -666,9 +701,8 @@ class DrifterState(ShootoutSteps):
         # The hottest menu: actions are built with positional fields, in Action's order
         # (kind, card, dude, revealed, chips, amount, stat, target, ability).
         p = self.actor
-        qs = self.rules.quick_start
+        qs = self.quick_start
         menu: list[Action] = []
-        add = menu.append
         stake = self.stake[p]
         if self.actions_left > 0 or not self.turn_limit:
             mine = self.dudes_of(p)
@@ -681,36 +715,38 @@ class DrifterState(ShootoutSteps):
                 face_up = cost - 1 if cost > 0 else 0
                 uid = card.uid
                 if t == "dude":
+                    plays = card.plays or self._dude_plays(card)
                     if not qs and stake >= face_up:
-                        add(Action("play_dude", uid, -1, True, face_up, 0, "", -1, -1))
+                        menu.append(plays[0])
                     if stake >= cost:
-                        add(Action("play_dude", uid, -1, False, cost, 0, "", -1, -1))
+                        menu.append(plays[1])
                         if not qs and stake >= cost + BLUFF:
-                            add(Action("play_dude", uid, -1, False, cost + BLUFF, 0, "", -1, -1))
+                            menu.append(plays[2])
                     continue
                 if not mine:
                     continue
-                targets: Sequence[int] = _NO_TARGET
+                targets = _NO_TARGET
                 if printed.abilities and printed.is_copy:
                     of = next(
                         e.of for a in printed.abilities for e in a.effects if e.kind == "copy"
                     )
-                    targets = [c.uid for c in ab.copy_candidates(self, of or "any")][:4] or [-1]
+                    candidates = ab.copy_candidates(self, of or "any")
+                    targets = tuple([c.uid for c in candidates][:4]) or _NO_TARGET
                 up = not qs and stake >= face_up
                 down = stake >= cost
                 for d in mine:
                     du = d.uid
                     for tg in targets:
                         if up:
-                            add(Action("play_gear", uid, du, True, face_up, 0, "", tg, -1))
+                            menu.append(Action("play_gear", uid, du, True, face_up, 0, "", tg, -1))
                         if down:
-                            add(Action("play_gear", uid, du, False, cost, 0, "", tg, -1))
+                            menu.append(Action("play_gear", uid, du, False, cost, 0, "", tg, -1))
             for d in mine:
                 if not d.revealed or not d.defn.abilities:
                     continue
                 for i, a in enumerate(d.defn.abilities):
                     if a.timing == "as_gear" and ab.works(d, a) and self.once_free(d, i, a):
-                        add(Action("as_gear", card=d.uid, ability=i))
+                        menu.append(Action("as_gear", card=d.uid, ability=i))
             if self.chips[p]:
                 # room for kicker chips on each saloon dude (None: concealed, any value goes)
                 rooms: list[tuple[int, int | None]] = []
@@ -732,21 +768,37 @@ class DrifterState(ShootoutSteps):
                     value = k.defn.value
                     for du, room in rooms:
                         if room is None or value <= room:
-                            add(Action("play_kicker", k.uid, du, False, 0, 0, "", -1, -1))
+                            menu.append(Action("play_kicker", k.uid, du, False, 0, 0, "", -1, -1))
             if self._may_challenge(p):
                 for d in mine:
-                    if qs:
-                        add(Action("challenge", dude=d.uid))
-                    else:
-                        for st in STATS:
-                            add(Action("challenge", -1, d.uid, False, 0, 0, st, -1, -1))
-        add(END_ACTIONS)
+                    menu.extend(d.challenges or self._challenges(d))
+        menu.append(END_ACTIONS)
         return menu
 
+    def _dude_plays(self, card: Card) -> tuple[Action, Action, Action]:
+        """A dude card played face up, concealed, concealed with a bluff (made once)."""
+        cost = card.printed.cost
+        face_up = cost - 1 if cost > 0 else 0
+        uid = card.uid
+        card.plays = (
+            Action("play_dude", card=uid, revealed=True, chips=face_up),
+            Action("play_dude", card=uid, chips=cost),
+            Action("play_dude", card=uid, chips=cost + BLUFF),
+        )
+        return card.plays
+
+    def _challenges(self, dude: Card) -> tuple[Action, ...]:
+        """A challenge with the dude, one per stat (quick-start: none named; made once)."""
+        if self.quick_start:
+            dude.challenges = (Action("challenge", dude=dude.uid),)
+        else:
+            dude.challenges = tuple([Action("challenge", dude=dude.uid, stat=st) for st in _STATS])
+        return dude.challenges
+
     def _may_challenge(self, p: int) -> bool:
-        if self.challenged or self.rules.has(COLD_HANDS):
+        if self.challenged or self.cold_hands:
             return False
-        if self.rules.quick_start:
+        if self.quick_start:
             return all(any(len(d.gear) >= 2 for d in self.dudes_of(q)) for q in range(self.n))
         return self.pturns[p] >= 2
 
@@ -764,12 +816,12 @@ class DrifterState(ShootoutSteps):
         stat_cache, fx_cache = self.stat_cache, self.fx_cache
         step = self.step
         self.stat_cache = self.fx_cache = None
-        _DO[kind](self, action)
+        self._carry_out(action)
         self._menu = None
         self._advance()  # may leave the menu of the decision it stops at
         if (
-            _STILL.get(kind) == self.phase
-            and step == self.step
+            step == self.step
+            and _STILL.get(kind) == self.phase
             and (kind not in _CHIPS_ONLY or not self.chip_sensitive)
         ):
             # the same step goes on and no card moved (only chips, or a card left a hand, or
@@ -777,6 +829,66 @@ class DrifterState(ShootoutSteps):
             self.stat_cache, self.fx_cache = stat_cache, fx_cache
         else:
             self.stat_cache, self.fx_cache = {}, {}
+
+    def _carry_out(self, a: Action) -> None:
+        """Call the `_do_<kind>` method of the action's kind (a chain of tests rather than a
+        table of methods: the compiled build calls each one directly)."""
+        kind = a.kind
+        # the turn
+        if kind == "discard":
+            self._do_discard(a)
+        elif kind == "end_turn":
+            self._do_end_turn(a)
+        elif kind == "play_dude":
+            self._do_play_dude(a)
+        elif kind == "play_gear":
+            self._do_play_gear(a)
+        elif kind == "challenge":
+            self._do_challenge(a)
+        elif kind == "play_kicker":
+            self._do_play_kicker(a)
+        elif kind == "end_actions":
+            self._do_end_actions(a)
+        elif kind == "as_gear":
+            self._do_as_gear(a)
+        # the challenge
+        elif kind == "accept":
+            self._do_accept(a)
+        elif kind == "refuse":
+            self._do_refuse(a)
+        elif kind == "shotgun":
+            self._do_shotgun(a)
+        elif kind == "pass_shotgun":
+            self._do_pass_shotgun(a)
+        # betting
+        elif kind == "bet":
+            self._do_bet(a)
+        elif kind == "call":
+            self._do_call(a)
+        elif kind == "check":
+            self._do_check(a)
+        elif kind == "raise":
+            self._do_raise(a)
+        elif kind == "fold":
+            self._do_fold(a)
+        # gear reveals and fortunes
+        elif kind == "pass_fortune":
+            self._do_pass_fortune(a)
+        elif kind == "play_fortune":
+            self._do_play_fortune(a)
+        elif kind == "as_fortune":
+            self._do_as_fortune(a)
+        elif kind == "reveal_gear":
+            self._do_reveal_gear(a)
+        elif kind == "pass_reveal":
+            self._do_pass_reveal(a)
+        # after the showdown
+        elif kind == "reinvest":
+            self._do_reinvest(a)
+        elif kind == "bury":
+            self._do_bury(a)
+        else:
+            raise AssertionError(f"no step for {kind}")
 
     def apply_for(self, player: int, action: Action) -> None:
         """`apply`, checking first that `player` is the one to act (for callers that know who)."""
@@ -792,6 +904,9 @@ class DrifterState(ShootoutSteps):
 
     def _check(self, a: Action) -> None:
         menu = self.legal_actions()
+        for m in menu:
+            if m is a:
+                return  # the usual case: an action of the menu itself
         if a in menu:
             return
         kind = a.kind
@@ -812,7 +927,7 @@ class DrifterState(ShootoutSteps):
             card = self._card(a.card)
             base = Action(kind, card=a.card, dude=a.dude, chips=card.printed.cost, target=a.target)
             if base in menu and card.printed.cost <= a.chips <= self.stake[p]:
-                if not self.rules.quick_start or a.chips == card.printed.cost:
+                if not self.quick_start or a.chips == card.printed.cost:
                     return
                 raise IllegalAction("quick-start cards are played with exactly their cost on them")
             raise IllegalAction(
@@ -913,14 +1028,15 @@ class DrifterState(ShootoutSteps):
             "cards_played": [list(codes) for codes in self.played],
             "shootout_log": [
                 {
-                    **entry,
-                    "seats": list(entry["seats"]),
-                    "winners": list(entry["winners"]),
-                    "net": list(entry["net"]),
-                    "pot": list(entry["pot"]),
-                    "cards": [list(codes) for codes in entry["cards"]],
+                    "stat": stat,
+                    "challenger": challenger,
+                    "seats": list(seats),
+                    "winners": list(winners),
+                    "net": list(net),
+                    "pot": [pot[q] for q in seats],
+                    "cards": [list(cards[q]) for q in seats],
                 }
-                for entry in self.shootout_log
+                for stat, challenger, seats, winners, net, pot, cards in self.shootout_log
             ],
         }
 
@@ -944,7 +1060,7 @@ class DrifterState(ShootoutSteps):
             where.setdefault(uid, []).append(zone)
 
         for p in range(self.n):
-            if not (self.rules.quick_start and p > 0):
+            if not (self.quick_start and p > 0):
                 for c in self.deck[p]:
                     put(c.uid, "deck")
             for c in self.hand[p]:
@@ -986,6 +1102,12 @@ class DrifterState(ShootoutSteps):
         new.cold_turns_left, new.has_statics = self.cold_turns_left, self.has_statics
         new.kinds_present, new.chip_sensitive = self.kinds_present, self.chip_sensitive
         new._rot = self._rot
+        new.quick_start, new.ante, new.hand_size = self.quick_start, self.ante, self.hand_size
+        new.actions_per_turn, new.max_raises = self.actions_per_turn, self.max_raises
+        new.max_turns, new.cold_hands, new.high_low = self.max_turns, self.cold_hands, self.high_low
+        new.last_man_standing, new.lowball = self.last_man_standing, self.lowball
+        new.riding_shotgun, new.tombstone = self.riding_shotgun, self.tombstone
+        new.whirlwind = self.whirlwind
         cmap: dict[int, Card] = {}
         for c in self.cards:
             x = Card(c.uid, c.printed, c.owner)
@@ -993,6 +1115,7 @@ class DrifterState(ShootoutSteps):
             x.revealed, x.chips, x.gear, x.kickers = c.revealed, c.chips, c.gear, c.kickers
             x.marks, x.host, x.in_street = c.marks, c.host, c.in_street
             x.return_to_hand = c.return_to_hand
+            x.plays, x.challenges = c.plays, c.challenges
             cmap[c.uid] = x
         kmap: dict[int, Kicker] = {}
         for k in self.kickers:
@@ -1010,15 +1133,11 @@ class DrifterState(ShootoutSteps):
                 x.host = cmap[x.host.uid]
         new.cards = [cmap[c.uid] for c in self.cards]
         new.kickers = [kmap[k.uid] for k in self.kickers]
-
-        def cl(lists):
-            return [[cmap[c.uid] for c in lst] for lst in lists]
-
-        new.deck = cl(self.deck)
-        if self.rules.quick_start:
+        new.deck = _remap(self.deck, cmap)
+        if self.quick_start:
             new.deck[1] = new.deck[0]
-        new.hand = cl(self.hand)
-        new.dead = cl(self.dead)
+        new.hand = _remap(self.hand, cmap)
+        new.dead = _remap(self.dead, cmap)
         new.chips = [[kmap[k.uid] for k in lst] for lst in self.chips]
         new.dead_chips = [[kmap[k.uid] for k in lst] for lst in self.dead_chips]
         new.stake = list(self.stake)
@@ -1060,13 +1179,16 @@ _STILL: Final = {
 }
 _CHIPS_ONLY: Final = frozenset({"check", "bet", "call", "raise"})
 _CHIP_CONDITIONS: Final = frozenset({"all_in", "stake_at_most"})
-# kind -> the method carrying it out (one lookup instead of building a name per action)
-_DO: Final = {
-    name[4:]: fn
-    for cls in reversed(DrifterState.__mro__)
-    for name, fn in vars(cls).items()
-    if name.startswith("_do_")
-}
+
+
+def _remap(piles: list[list[Card]], cmap: dict[int, Card]) -> list[list[Card]]:
+    """Piles of cards with each card replaced by its copy (clone)."""
+    return [[cmap[c.uid] for c in pile] for pile in piles]
+
+
+def _with_gear(dude: Card) -> int:
+    """The chips on a dude and its gear."""
+    return dude.chips + sum(g.chips for g in dude.gear)
 
 
 def _plain(x: Any) -> Any:
