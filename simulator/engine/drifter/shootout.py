@@ -23,21 +23,21 @@ from simulator.engine.drifter.actions import (
 from simulator.engine.drifter.cards import STAT_INDEX, STATS
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from simulator.engine.drifter.cards import Ability, Catalogue
     from simulator.engine.drifter.state import Card, DrifterState, Kicker, Seat
     from simulator.engine.drifter.variants import Rules
 
 
+# (typed as variable-length tuples: the compiled build keeps each as one object it iterates)
 _NO_TARGET: Final[tuple[int, ...]] = (-1,)
 _NO_STAT: Final[tuple[str, ...]] = ("",)
+_STATS: Final[tuple[str, ...]] = STATS
 _BET_ANTES: Final[tuple[int, ...]] = (1, 2, 5)  # bet and raise sizes offered, in antes
 _CHOICES: Final[dict[int, tuple[object, tuple[str | None, bool, bool]]]] = {}
 # an entry of final()'s shootout log as kept (DrifterState.final makes the JSON of it): the
 # stat, the challenger, the seats with a dude in it, the winners, each seat's net chips, and
 # the shootout's pot shares and card codes of every seat
-LogEntry = tuple[str | None, int, list[int], list[int], list[int], list[int], list[list[str]]]
+_LogEntry = tuple[str | None, int, list[int], list[int], list[int], list[int], list[list[str]]]
 
 
 def _choices(what, index: int) -> tuple[str | None, bool, bool]:
@@ -108,7 +108,7 @@ class ShootoutSteps:
     first: int
     played: list[list[str]]
     played_codes: list[set[str]]
-    shootout_log: list[LogEntry]
+    shootout_log: list[_LogEntry]
     held_at_ante: list[int]
     cold_turns_left: int
     _menu: list[Action] | None
@@ -435,7 +435,8 @@ class ShootoutSteps:
             self._end_shootout(draw=False)
             return
         self.shootouts_contested += 1
-        for q in self.shootout_players():
+        players = self.shootout_players()
+        for q in players:
             d = self.sdude[q]
             assert d is not None
             if d.revealed:
@@ -445,7 +446,7 @@ class ShootoutSteps:
                 if g.revealed:
                     self.pot += g.chips
                     g.chips = 0
-        self.note("shootout", self.shootout_players(), self.pot)
+        self.note("shootout", players, self.pot)
         self._start_betting()
 
     # --- 2. betting rounds ----------------------------------------------------------------
@@ -684,15 +685,15 @@ class ShootoutSteps:
     ) -> list[Action]:
         """One action per choice the card asks for (an opponent, a stat, a card to copy)."""
         copy_of, chooses_opponent, chooses_stat = _choices(what, index)
-        targets: Sequence[int] = _NO_TARGET
-        stats: tuple[str, ...] = _NO_STAT
+        targets = _NO_TARGET
+        stats = _NO_STAT
         if copy_of is not None:
             candidates = ab.copy_candidates(cast("DrifterState", self), copy_of or "any")
-            targets = [c.uid for c in candidates][:4] or [-1]
+            targets = tuple([c.uid for c in candidates][:4]) or _NO_TARGET
         elif chooses_opponent and len(opp) > 1:
-            targets = [d.uid for d in opp]
+            targets = tuple([d.uid for d in opp])
         if chooses_stat:
-            stats = STATS
+            stats = _STATS
         ability = index if kind == "as_fortune" else -1
         uid = card.uid
         return [Action(kind, uid, -1, False, 0, 0, s, t, ability) for t in targets for s in stats]
@@ -939,7 +940,7 @@ class ShootoutSteps:
         phase, p = self.phase, self.actor
         if phase == "cold_challenge":
             return [
-                Action("challenge", dude=d.uid, stat=st) for d in self.dudes_of(p) for st in STATS
+                Action("challenge", dude=d.uid, stat=st) for d in self.dudes_of(p) for st in _STATS
             ]
         if phase == "accept":
             menu = [Action("accept", dude=d.uid) for d in self._acceptable(p)]

@@ -219,6 +219,7 @@ class DrifterState(ShootoutSteps):
         self._menu: list[Action] | None = None
         self.stat_cache: dict[int, list[int]] | None = None  # on between actions only
         self.fx_cache: dict[int, list] | None = None
+        # the shootout's lists per seat, made once (reset_shootout clears them in place)
         self.sdude = [None] * n
         self.folded = [False] * n
         self.out = [False] * n
