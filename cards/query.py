@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from django.db import connections
 from django.db.models import F, Q, QuerySet
 from django.db.models.expressions import OrderBy
 
@@ -58,11 +59,56 @@ class CardQuery:
 
         Every lookup is on the card or its set (a forward foreign key), so no join can repeat a
         row and `.distinct()` is never needed. Stats sort with NULLs (non-dudes) last either way.
+        `s:` terms are looked up here (`_with_set_ids`), one small query per distinct code.
         """
-        queryset = queryset.filter(self.q)
+        queryset = queryset.filter(_with_set_ids(self.q, queryset.db))
         if self.ordering:
             queryset = queryset.order_by(*(_order_by(field) for field in self.ordering))
         return queryset
+
+
+def _with_set_ids(q: Q, using: str) -> Q:
+    """`q` with each `s:` lookup (`card_set__code__iexact`) replaced by its sets' ids.
+
+    Joined to the set by code, the card filter leaves PostgreSQL to guess how many cards the set
+    has (the average over all sets), and a set holding most of the catalogue got the wrong plan:
+    `s:GEN t:fortune cost<3` walked all 20,000 of its cards to count 784 (2.3 ms; 0.4 ms given
+    the id, whose share the planner knows from the column's statistics). An unknown code becomes
+    an empty `__in`, which matches nothing (its negation everything) without running a query.
+    """
+    ids: dict[str, list[int]] = {}
+
+    def rewrite(node: Q) -> Q:
+        clone = node.copy()
+        clone.children = [
+            rewrite(child) if isinstance(child, Q) else resolve(*child) for child in node.children
+        ]
+        return clone
+
+    def resolve(lookup: str, value):
+        if lookup != _SET_CODE:
+            return lookup, value
+        if value not in ids:
+            ids[value] = _set_ids(value, using)
+        return "card_set__in", ids[value]
+
+    return rewrite(q)
+
+
+def _set_ids(code: str, using: str) -> list[int]:
+    """The ids of the sets whose code is `code` ignoring case, as `code__iexact` finds them on
+    PostgreSQL and SQLite (`UPPER(code) = UPPER(%s)`, ASCII case on SQLite), by plain SQL: the
+    same query through the ORM cost 0.27 ms a search, this one 0.07 ms."""
+    from cards.models import CardSet
+
+    connection = connections[using]
+    table, pk, column = (
+        connection.ops.quote_name(name)
+        for name in (CardSet._meta.db_table, CardSet._meta.pk.column, "code")
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {pk} FROM {table} WHERE UPPER({column}) = UPPER(%s)", [code])
+        return [row[0] for row in cursor.fetchall()]
 
 
 def parse_query(text: str) -> CardQuery:
@@ -109,6 +155,7 @@ _SORTS = {
     "set": ("set_order", "card_set__code", "number"),
 }
 _NULLABLE = {"smarts", "skill", "luck", "kicker_limit"}
+_SET_CODE = "card_set__code__iexact"  # `s:`; CardQuery.apply looks the sets' ids up
 _LOOKUPS = {"<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 # The comparison that is true exactly when the other is false (for cards that have the stat).
 _COMPLEMENT = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "=": "!=", "!=": "="}
@@ -389,7 +436,7 @@ class _Parser:
                 )
             return Q(rarity=_RARITIES[value.lower()])
         if keyword == "set":
-            return Q(card_set__code__iexact=value)
+            return Q(**{_SET_CODE: value})
         return Q(**{_CONTAINS[keyword]: value})
 
     def ordering(self) -> tuple[str, ...]:

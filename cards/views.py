@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.core.paginator import Paginator
 from django.http import HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from cards import images, selectors
 from cards.models import Card, CardSet, KickerChip
+from cards.paging import CappedPaginator
 from cards.query import QuerySyntaxError
 
 PAGE_SIZE = 60
@@ -16,14 +16,15 @@ PAGE_SIZE = 60
 
 @require_GET
 def card_grid(request):
-    """The card grid; htmx requests get only the results fragment."""
+    """The card grid; htmx requests get only the results fragment. Its count stops at 1,000
+    matches ("1,000+ cards"), as the API's does (`cards.paging.CappedPaginator`)."""
     q = request.GET.get("q", "")
     error = None
     try:
         cards = selectors.card_list(q=q)
     except QuerySyntaxError as exc:
         cards, error = Card.objects.none(), exc
-    page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = CappedPaginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
     context = {"q": q, "page": page, "error": error}
     template = "cards/_grid.html" if request.htmx else "cards/grid.html"
     return render(request, template, context)

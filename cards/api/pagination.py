@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework.utils.urls import replace_query_param
 
 from cards.api.serializers import CardSerializer
+from cards.paging import COUNT_CAP, count_up_to
 from config.api import LimitOffsetPagination
 
 
@@ -25,7 +26,7 @@ class CardPagination(LimitOffsetPagination):
     queryset itself, so it joins the set only when a filter needs it.
     """
 
-    count_cap = 1000
+    count_cap = COUNT_CAP
 
     def paginate_queryset(self, queryset, request, view=None):
         self.count_exact = True
@@ -36,8 +37,7 @@ class CardPagination(LimitOffsetPagination):
 
     def get_count(self, queryset) -> int:
         bound = max(self.count_cap, self.offset + self.limit)
-        # Unordered, so PostgreSQL may stop at whichever `bound + 1` matches it finds first.
-        counted = queryset.order_by().values("pk")[: bound + 1].count()
+        counted = count_up_to(queryset, bound + 1)
         if counted > bound:
             self.count_exact = False
             return bound

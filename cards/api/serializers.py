@@ -1,7 +1,9 @@
+import functools
 from typing import Any
 
+from django.conf import settings
 from django.db.models import F, QuerySet
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from rest_framework import serializers
 
 from cards.models import Card, CardSet, KickerChip, StarterDeck
@@ -76,14 +78,21 @@ class CardSerializer(serializers.ModelSerializer):
         urls = self.context.get("_card_urls")
         if urls is None:
             request = self.context.get("request")
-            paths = {
-                "url": reverse("api:card-detail", args=[PLACEHOLDER]),
-                "full": reverse("cards:card-image", args=[PLACEHOLDER, "full"]),
-                "thumb": reverse("cards:card-image", args=[PLACEHOLDER, "thumb"]),
-            }
+            paths = _url_paths(get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
             urls = {k: request.build_absolute_uri(v) if request else v for k, v in paths.items()}
             self.context["_card_urls"] = urls
         return urls
+
+
+@functools.cache
+def _url_paths(script_prefix: str, urlconf: str) -> dict[str, str]:
+    """The paths of a card's URLs with PLACEHOLDER for its code, reversed once per process (per
+    script prefix and URLconf, which is all they depend on) instead of thrice per response."""
+    return {
+        "url": reverse("api:card-detail", args=[PLACEHOLDER]),
+        "full": reverse("cards:card-image", args=[PLACEHOLDER, "full"]),
+        "thumb": reverse("cards:card-image", args=[PLACEHOLDER, "thumb"]),
+    }
 
 
 class StarterDeckSerializer(serializers.ModelSerializer):

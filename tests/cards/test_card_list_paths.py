@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.urls import get_script_prefix, set_script_prefix
 from rest_framework import serializers
 from rest_framework.test import APIRequestFactory
 
@@ -13,6 +14,8 @@ from cards.api.pagination import CardPagination
 from cards.api.serializers import CardSerializer
 from cards.filtersets import CardFilterSet
 from cards.models import Card
+from cards.paging import CappedPaginator, count_up_to
+from cards.query import parse_query
 from config.api import _filters_nothing
 
 pytestmark = pytest.mark.django_db
@@ -80,6 +83,20 @@ def test_fixture_cards_read_as_before_in_the_list_and_alone(api_client, catalogu
     assert list(detail.json()) == list(expected)
     listed = page(api_client, q=f'"{expected["name"]}"', limit=5)["results"]
     assert listed == [expected]
+
+
+def test_card_urls_follow_the_script_prefix(catalogue):
+    """The URL paths are reversed once per process and prefix, not per response."""
+    card = Card.objects.select_related("card_set").get(code="HSD-012")
+    before = get_script_prefix()
+    try:
+        for prefix in ("/", "/drifter/", "/"):
+            set_script_prefix(prefix)
+            data = CardSerializer(card).data  # no request: the paths alone
+            assert data["url"] == f"{prefix}api/v1/cards/HSD-012/"
+            assert data["thumb_url"] == f"{prefix}cards/HSD-012/thumb.png"
+    finally:
+        set_script_prefix(before)
 
 
 def test_a_list_page_shows_each_card_as_its_detail_does(api_client, catalogue):
@@ -156,10 +173,73 @@ def test_a_last_page_counts_without_a_count_query(api_client, catalogue, django_
         assert page(api_client, q="zzz nothing", limit=5)["count"] == 0
 
 
+def test_count_up_to_counts_no_further_than_asked(catalogue, django_assert_num_queries):
+    dudes = Card.objects.filter(type="dude")
+    total = dudes.count()
+    with django_assert_num_queries(1):
+        assert count_up_to(dudes, 5) == 5
+    assert count_up_to(dudes, total) == count_up_to(dudes, total + 10) == total
+    assert count_up_to(dudes.order_by("-cost"), total + 1) == total
+    with django_assert_num_queries(0):  # nothing can match: no query
+        assert count_up_to(Card.objects.none(), 5) == 0
+        assert count_up_to(Card.objects.filter(card_set__in=[]), 5) == 0
+
+
 def test_other_lists_keep_plain_exact_counts(api_client, catalogue):
     body = api_client.get("/api/v1/kicker-chips/", {"limit": 5}).json()
     assert "count_exact" not in body
     assert body["count"] > 5 and body["next"]
+
+
+# --- The card grid page's paginator: the same capped count ---------------------------------
+
+
+@pytest.fixture
+def gear():
+    return Card.objects.filter(type="gear").order_by("set_order", "number")
+
+
+def paginate(cards, number, *, per_page=7, cap=CAP) -> tuple[CappedPaginator, object]:
+    paginator = CappedPaginator(cards, per_page)
+    paginator.cap = cap
+    paginator.bound = cap
+    return paginator, paginator.get_page(number)
+
+
+def test_the_paginator_counts_exactly_up_to_its_cap(catalogue, gear):
+    total = gear.count()
+    assert CappedPaginator.cap == CardPagination.count_cap == 1000
+    paginator, page = paginate(gear, 1, cap=total)
+    assert paginator.count == total and paginator.count_exact
+    assert paginator.num_pages == -(-total // 7)
+    assert [card.code for card in page] == [card.code for card in gear[:7]]
+
+
+def test_past_the_cap_the_count_is_a_lower_bound_and_the_next_page_exists(catalogue, gear):
+    total = gear.count()
+    assert total > 3 * CAP
+    paginator, page = paginate(gear, 1)
+    assert (paginator.count, paginator.count_exact) == (CAP + 1, False)
+    assert paginator.num_pages == 2 and page.has_next()  # 11 known matches: 2 pages of 7
+    paginator, page = paginate(gear, 3)  # past the cap: counts as far as the page, plus one
+    assert (paginator.count, paginator.count_exact) == (3 * 7 + 1, False)
+    assert len(page) == 7 and page.has_next() and page.number == 3
+    assert [card.code for card in page] == [card.code for card in gear[14:21]]
+
+
+def test_the_last_pages_count_exactly_and_out_of_range_pages_fall_back(catalogue, gear):
+    total, pages = gear.count(), -(-gear.count() // 7)
+    paginator, page = paginate(gear, pages)
+    assert (paginator.count, paginator.count_exact, page.number) == (total, True, pages)
+    assert not page.has_next() and len(page) == total - 7 * (pages - 1)
+    for far in (pages + 3, 10**30):
+        paginator, page = paginate(gear, far)
+        assert (page.number, paginator.count, paginator.count_exact) == (pages, total, True)
+    for bad in ("x", None, "2.5"):
+        assert paginate(gear, bad)[1].number == 1
+    for bad in (0, -4):  # as Django's Paginator: the last page, here the last one known
+        paginator, page = paginate(gear, bad)
+        assert page.number == paginator.num_pages == 2 and not paginator.count_exact
 
 
 # --- Filters: skipped only when none of their parameters is given ---------------------------
@@ -199,6 +279,26 @@ def test_filters_still_filter_and_still_reject_bad_values(api_client, catalogue)
     body = page(api_client, type="gear", cost__lte=2, limit=200)
     assert body["count"] == Card.objects.filter(type="gear", cost__lte=2).count() > 0
     assert api_client.get("/api/v1/cards/", {"skill__gte": "lots"}).status_code == 400
+
+
+# --- Indexes --------------------------------------------------------------------------------
+
+
+def test_cost_sorts_have_indexes_in_their_exact_order(catalogue):
+    """`sort:cost` / `sort:-cost` order by cost, name, code (cards.query): an index in that
+    order lets the page stop after `limit` rows instead of sorting a whole cost group."""
+    with connection.cursor() as cursor:
+        indexes = connection.introspection.get_constraints(cursor, Card._meta.db_table)
+    assert {
+        name: (index["columns"], index["orders"])
+        for name, index in indexes.items()
+        if name in ("card_cost_order", "card_cost_desc_order")
+    } == {
+        "card_cost_order": (["cost", "name", "code"], ["ASC", "ASC", "ASC"]),
+        "card_cost_desc_order": (["cost", "name", "code"], ["DESC", "ASC", "ASC"]),
+    }
+    assert parse_query("sort:-cost").ordering == ("-cost", "name", "code")
+    assert parse_query("sort:cost").ordering == ("cost", "name", "code")
 
 
 # --- PostgreSQL: the trigram indexes keep no pending list; faction has statistics ------------

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from cards.models import Card
+from cards.paging import CappedPaginator
+from cards.views import PAGE_SIZE
 
 pytestmark = pytest.mark.django_db
 
@@ -23,6 +29,35 @@ def test_htmx_search_returns_only_the_results_fragment(client, catalogue):
     assert "<html" not in html
     assert 'data-code="HSD-012"' in html
     assert "1 card" in html
+
+
+def result_count(html: str) -> str:
+    return re.search(r'id="result-count">([^<]*)<', html).group(1)
+
+
+def test_grid_counts_exactly_up_to_1000_cards(client, catalogue):
+    total = Card.objects.count()
+    assert total < 1000
+    html = client.get("/cards/").content.decode()
+    assert result_count(html) == f"{total} cards"
+    assert f"page 1 of {-(-total // PAGE_SIZE)}\n" in html
+
+
+def test_grid_past_the_cap_shows_a_lower_bound_and_pages_on(client, catalogue, monkeypatch):
+    monkeypatch.setattr(CappedPaginator, "cap", 100)
+    total, pages = Card.objects.count(), -(-Card.objects.count() // PAGE_SIZE)
+    assert total > 2 * PAGE_SIZE + 1 and pages > 2
+    with CaptureQueriesContext(connection) as queries:
+        html = client.get("/cards/").content.decode()
+    assert result_count(html) == "100+ cards"
+    assert "page 1 of 2+" in html and "page=2" in html  # 101 cards known: two pages of 60
+    assert "LIMIT 101" in next(q["sql"] for q in queries if "COUNT(*)" in q["sql"])
+    html = client.get("/cards/", {"page": 2}).content.decode()  # counts to the page's end
+    assert result_count(html) == "100+ cards" and "page 2 of 3+" in html and "page=3" in html
+    html = client.get("/cards/", {"page": pages}).content.decode()
+    assert result_count(html) == f"{total} cards" and f"page {pages} of {pages}\n" in html
+    html = client.get("/cards/", {"q": '"Henry Meek"'}).content.decode()
+    assert result_count(html) == "1 card"
 
 
 def test_grid_shows_a_search_problem_with_its_position(client, catalogue):

@@ -7,7 +7,7 @@ from django.db.models import Q
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cards.models import Card
+from cards.models import Card, CardSet
 from cards.query import MAX_DEPTH, MAX_LENGTH, MAX_TERMS, CardQuery, QuerySyntaxError, parse_query
 from tests.factories import CardFactory, CardSetFactory
 
@@ -313,6 +313,24 @@ def test_rarity_and_its_abbreviations(cards):
 def test_set_code_is_case_insensitive(cards):
     assert find(cards, "s:qtb") == {MARY, SHOTGUN_COPY}
     assert find(cards, "set:QTA t:dude") == {WYATT, DOC, JACK}
+
+
+def test_a_set_term_becomes_the_sets_ids_looked_up_once_per_code(cards, django_assert_num_queries):
+    qtb = CardSet.objects.get(code="QTB").pk
+    with django_assert_num_queries(1):  # one lookup, however often the code is used
+        queryset = parse_query("(s:qtb or s:qtb t:dude) -s:qtb").apply(cards)
+    sql = str(queryset.query)
+    assert f'card_set_id" IN ({qtb})' in sql
+    assert "UPPER" not in sql  # the code is not matched in the query: its ids are
+    assert set(queryset.values_list("code", flat=True)) == set()
+    assert find(cards, "s:qtb or (s:qtb t:dude) or -s:qtb") == ALL
+
+
+def test_an_unknown_set_matches_nothing_and_its_negation_everything(cards):
+    assert find(cards, "s:nope") == set()
+    assert find(cards, "s:nope or t:fortune") == {AMBUSH}
+    assert find(cards, "-s:nope") == ALL
+    assert find(cards, "set!=nope t:copy") == {SHOTGUN_COPY}
 
 
 def test_faction_contains(cards):
