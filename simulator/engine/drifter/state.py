@@ -16,7 +16,7 @@ from simulator.engine.core.errors import IllegalAction, RulesError
 from simulator.engine.core.record import GameRecord
 from simulator.engine.drifter import abilities as ab
 from simulator.engine.drifter.actions import END_ACTIONS, END_TURN, Action
-from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue, KickerChipDef
+from simulator.engine.drifter.cards import STATS, CardDef, Catalogue, KickerChipDef
 from simulator.engine.drifter.shootout import ShootoutSteps
 from simulator.engine.drifter.variants import (
     COLD_HANDS,
@@ -105,11 +105,6 @@ class Card:
         self.plays: tuple[Action, Action, Action] | None = None
         self.challenges: tuple[Action, ...] | None = None
 
-    def kicker_sides(self):
-        for k in self.kickers:
-            stat, amount = k.defn.sides[k.side]
-            yield STAT_INDEX[stat], amount
-
     def reset(self) -> None:
         """Back to a plain card (it left play)."""
         self.defn = self.printed
@@ -138,7 +133,7 @@ class Kicker:
         self.side = 0
 
     def amount(self) -> int:
-        return self.defn.sides[self.side][1]
+        return self.defn.side_amounts[self.side]
 
 
 class DrifterState(ShootoutSteps):
