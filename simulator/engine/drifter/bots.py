@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from simulator.engine.core.chance import RecordedChance
@@ -48,14 +49,15 @@ class RandomBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        self._bits: Callable[[int], int] = self.rng.getrandbits  # looked up once
 
     def choose(self, view: object, legal_actions: list[Action]) -> Action:
         n = len(legal_actions)
         if n == 0:
             raise ValueError("no legal action to choose from")
         bits = n.bit_length()
-        getrandbits = self.rng.getrandbits
-        r: int = getrandbits(bits)
+        getrandbits = self._bits
+        r = getrandbits(bits)
         while r >= n:
             r = getrandbits(bits)
         return legal_actions[r]

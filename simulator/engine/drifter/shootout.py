@@ -34,6 +34,33 @@ _NO_STAT: Final[tuple[str, ...]] = ("",)
 _STATS: Final[tuple[str, ...]] = STATS
 _BET_ANTES: Final[tuple[int, ...]] = (1, 2, 5)  # bet and raise sizes offered, in antes
 _CHOICES: Final[dict[int, tuple[object, tuple[str | None, bool, bool]]]] = {}
+# Actions are immutable values and depend only on their fields, so the menus' per-card and
+# per-amount actions are made once per process and reused by every game (a card's instance id
+# or an amount is all they hold): building one costs more than looking it up.
+_ACCEPT: Final[dict[int, Action]] = {}
+_REVEAL_GEAR: Final[dict[int, Action]] = {}
+_REINVEST: Final[dict[int, Action]] = {}
+_BURY: Final[dict[int, Action]] = {}
+_BET: Final[dict[int, Action]] = {}
+_RAISE: Final[dict[int, Action]] = {}
+
+
+def _action(cache: dict[int, Action], kind: str, key: int) -> Action:
+    """The action of `kind` on the card `key` (or of the amount `key`), made once."""
+    a = cache.get(key)
+    if a is None:
+        if kind == "bet" or kind == "raise":
+            a = Action(kind, amount=key)
+        elif kind == "reveal_gear":
+            a = Action(kind, card=key)
+        else:
+            a = Action(kind, dude=key)
+        if len(cache) > 4096:  # amounts are bounded by the chips in a game; keep it small
+            cache.clear()
+        cache[key] = a
+    return a
+
+
 # an entry of final()'s shootout log as kept (DrifterState.final makes the JSON of it): the
 # stat, the challenger, the seats with a dude in it, the winners, each seat's net chips, and
 # the shootout's pot shares and card codes of every seat
@@ -455,7 +482,9 @@ class ShootoutSteps:
         self.step += 1
         self.lead = self.lead_bettor()
         self.rb = 0
-        self.contrib = [0] * self.n
+        contrib = self.contrib
+        for q in range(self.n):
+            contrib[q] = 0
         self.raises = 0
         able = [q for q in self.seats_from(self.lead) if self.in_shootout(q) and self.stake[q] > 0]
         self.note("betting", self.lead)
@@ -473,13 +502,16 @@ class ShootoutSteps:
         owe = self.rb - self.contrib[p]
         return 1, self.stake[p] - owe
 
-    def _sizes(self, top: int) -> list[int]:
-        """1, 2 and 5 antes and `top` (all in), in order, each once, from $1 up to `top`."""
+    def _add_sizes(self, menu: list[Action], cache: dict[int, Action], kind: str, top: int) -> None:
+        """Bets (or raises) of 1, 2 and 5 antes and `top` (all in), in order, each once, from
+        $1 up to `top`."""
         ante = self.ante  # at least 1 (Rules checks it)
-        sizes = [k * ante for k in _BET_ANTES if k * ante < top]
+        for k in _BET_ANTES:
+            x = k * ante
+            if x < top:
+                menu.append(_action(cache, kind, x))
         if top >= 1:
-            sizes.append(top)
-        return sizes
+            menu.append(_action(cache, kind, top))
 
     def _bet_menu(self) -> list[Action]:
         p = self.actor
@@ -489,13 +521,11 @@ class ShootoutSteps:
         if owe <= 0:
             menu.append(CHECK)
             if self.rb == 0:
-                for x in self._sizes(st):
-                    menu.append(Action("bet", amount=x))
+                self._add_sizes(menu, _BET, "bet", st)
         else:
             menu.append(CALL)
             if self.raises < self.max_raises and st > owe:
-                for x in self._sizes(st - owe):
-                    menu.append(Action("raise", amount=x))
+                self._add_sizes(menu, _RAISE, "raise", st - owe)
         dude = self.sdude[p]
         assert dude is not None
         if not ab.has_flag(cast("DrifterState", self), dude, "cant_fold"):
@@ -943,7 +973,7 @@ class ShootoutSteps:
                 Action("challenge", dude=d.uid, stat=st) for d in self.dudes_of(p) for st in _STATS
             ]
         if phase == "accept":
-            menu = [Action("accept", dude=d.uid) for d in self._acceptable(p)]
+            menu = [_action(_ACCEPT, "accept", d.uid) for d in self._acceptable(p)]
             if not (self.quick_start and menu):
                 menu.append(REFUSE)
             return menu
@@ -954,7 +984,9 @@ class ShootoutSteps:
         if phase == "bet":
             return self._bet_menu()
         if phase == "reveal":
-            return [Action("reveal_gear", card=g.uid) for g in self._revealable(p)] + [PASS_REVEAL]
+            menu = [_action(_REVEAL_GEAR, "reveal_gear", g.uid) for g in self._revealable(p)]
+            menu.append(PASS_REVEAL)
+            return menu
         if phase == "fortune":
             return self._fortune_menu()
         if phase == "reinvest":
@@ -964,8 +996,10 @@ class ShootoutSteps:
     def _reinvest_menu(self, p: int) -> list[Action]:
         d = self.sdude[p]
         assert d is not None
-        menu = [Action("reinvest", dude=d.uid)] if self._may_reinvest(p) else []
-        return [*menu, Action("bury", dude=d.uid)]
+        bury = _action(_BURY, "bury", d.uid)
+        if self._may_reinvest(p):
+            return [_action(_REINVEST, "reinvest", d.uid), bury]
+        return [bury]
 
     def auto_step(self) -> bool:
         """Settle a decision with only one possible answer; False when a real choice waits."""
