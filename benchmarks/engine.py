@@ -7,8 +7,9 @@ Prints, all from this one run (only ratios travel between machines):
 - PokerKit heads-up fixed-limit hold'em hands/s (random legal actions, the peer);
 - Drifter heads-up **shootouts/s**: a shootout is an accepted challenge played from the
   challenge to its showdown (and the reinvest decisions after it), from saved positions, with
-  the same kind of bots on both sides; the time of challenges nobody accepted is not in that
-  figure. Challenges/s counts every challenge, refused ones included, over all the time;
+  the same kind of bots on both sides (one pair per game, as a batch makes them); the time of
+  challenges nobody accepted is not in that figure. Challenges/s counts every challenge,
+  refused ones included, over all the time;
 - the ratio shootouts/s : PokerKit hands/s (random bots: the like-for-like figure);
 - full games/s and decisions/s for random and heuristic bots (record=False, as batches run),
   and the turn-cap hits among them;
@@ -103,10 +104,18 @@ def shootouts_per_second(kind: type, count: int, repeats: int = 3) -> tuple[floa
     share = 0.0
     clock = time.perf_counter
     for _ in range(repeats):
+        # One pair of bots per game, as a batch makes them (simulator/runner.py): a game's
+        # challenges are played by the same bots, whose seeded generators carry on from one to
+        # the next. (Fresh bots per challenge would bill every shootout for seeding and first
+        # filling two Mersenne Twister states, which a batch pays once per game.)
+        bots_of: dict[int, list] = {}
+        for _, _, seed in saved:
+            if seed not in bots_of:
+                bots_of[seed] = [kind(seed), kind(seed + 7)]
         positions: list = [
-            (base.clone(), challenge, [kind(seed), kind(seed + 7)])
-            for base, challenge, seed in saved
+            (base.clone(), challenge, bots_of[seed]) for base, challenge, seed in saved
         ]
+        del bots_of
         # A batch holds one game at a time: the thousands of saved positions are kept out of
         # the cyclic collector's scans, and each is let go once played (off the clock), so that
         # neither the collector nor fresh memory pages bill the engine for the harness's heap.
