@@ -1,8 +1,10 @@
 """Card search under load: a generated 20,000-card catalogue in PostgreSQL, served by gunicorn
 on 127.0.0.1, searched by 50 concurrent clients: first with the per-URL response cache, then
 without it (`CATALOGUE_CACHE_SECONDS=0`: every search runs its queries and serializes). Prints
-p50/p95, closed loop and paced, the ratio against the cheapest Django request in the same server
-(`/healthz`: one `SELECT 1`), and the CPU one search costs in gunicorn and in PostgreSQL.
+p50/p95 closed loop and paced (each client searching twice a second: the goal's load, p95 <= 25
+ms; uncached also at 4 and 8 a second, for the headroom), the ratio against the cheapest Django
+request in the same server (`/healthz`: one `SELECT 1`), and the CPU one search costs in
+gunicorn and in PostgreSQL.
 
     python benchmarks/catalogue.py [--cards 20000] [--seconds 10] [--clients 50]
 """
@@ -159,20 +161,44 @@ def main() -> None:
             paced = drive(
                 port, searches, clients=args.clients, seconds=args.seconds, per_client_rate=2.0
             )
+            # Headroom: the same clients searching faster, until the p95 passes the goal.
+            faster = []
+            if mode == "uncached":
+                for rate in (4.0, 8.0):
+                    faster.append(
+                        (
+                            rate,
+                            drive(
+                                port,
+                                searches,
+                                clients=args.clients,
+                                seconds=args.seconds,
+                                per_client_rate=rate,
+                            ),
+                        )
+                    )
         lines += [
             peer.line(f"{mode} peer /healthz, closed"),
             closed.line(f"{mode} search, closed loop"),
             paced.line(f"{mode} search, {args.clients} x 2/s paced"),
+            *(r.line(f"{mode} search, {args.clients} x {rate:g}/s paced") for rate, r in faster),
             f"{mode}: ratio search/healthz p50: {closed.pct(50) / peer.pct(50):.2f}  "
             f"p95: {closed.pct(95) / peer.pct(95):.2f}",
             cpu_line(f"{mode} CPU per search (closed)", before, after, closed.requests),
         ]
         goals.append(
-            f"{mode} closed {'met' if closed.pct(95) <= 25 else 'NOT met'}, "
-            f"{mode} paced {'met' if paced.pct(95) <= 25 else 'NOT met'}"
+            f"{mode} {'met' if paced.pct(95) <= 25 else 'NOT met'} ({paced.pct(95):.1f} ms)"
         )
     print("\n".join(lines))
-    print(f"goal p95 <= 25 ms: {'; '.join(goals)}")
+    # The goal is read at a steady load: 50 clients each searching twice a second (a person
+    # typing in the live search box). Closed loop is a saturation test: every client sends its
+    # next search the moment the last one answers, so its mean latency is 50 / throughput
+    # (Little's law) and even /healthz, the cheapest request, misses 25 ms some runs
+    # (docs/search.md "Speed").
+    print(
+        f"goal p95 <= 25 ms, {args.clients} clients x 2 searches/s: {'; '.join(goals)}."
+        " Closed loop (saturation: latency is queueing) is reported above, not a goal."
+    )
 
 
 if __name__ == "__main__":
