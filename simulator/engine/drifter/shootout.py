@@ -153,6 +153,11 @@ class ShootoutSteps:
     out: list[bool]
     reveal_open: list[bool]
     contrib: list[int]
+    # the order the current step asks players in (see DrifterState.__init__)
+    queue: list[int]
+    announced: list[Card]
+    forder: list[int]
+    reinvest_queue: list[int]
     # the rules as fields (DrifterState._read_rules): Rules is a plain Python class, slow to read
     quick_start: bool
     ante: int
@@ -239,16 +244,14 @@ class ShootoutSteps:
             out[q] = False
             reveal_open[q] = True
             contrib[q] = 0
-        self.queue: list[int] = []
-        self.announced: list[Card] = []
+        # (queue, announced, forder and reinvest_queue: each step makes its own before use)
         self.rb = 0
         self.raises = 0
         self.lead = -1
-        self.forder: list[int] = []
         self.fidx = 0
         self.fpasses = 0
-        self.reinvest_queue: list[int] = []
-        self.player_marks = []
+        if self.player_marks:
+            self.player_marks = []
         # for final()'s shootout log: each seat's card codes in it, pot shares, who won (new
         # lists each time: the log keeps the last shootout's)
         self.shot_cards: list[list[str]] = [[] for _ in range(n)]

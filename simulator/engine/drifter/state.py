@@ -220,6 +220,12 @@ class DrifterState(ShootoutSteps):
         self.out = [False] * n
         self.reveal_open = [True] * n
         self.contrib = [0] * n
+        # the step queues (each step makes its own before it reads one; reset_shootout leaves
+        # them be)
+        self.queue = []
+        self.announced = []
+        self.forder = []
+        self.reinvest_queue = []
         self.reset_shootout()
         self._build(catalogue, seats)
         self.has_statics = any(c.printed.abilities for c in self.cards)
