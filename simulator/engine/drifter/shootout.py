@@ -36,28 +36,32 @@ _BET_ANTES: Final[tuple[int, ...]] = (1, 2, 5)  # bet and raise sizes offered, i
 _CHOICES: Final[dict[int, tuple[object, tuple[str | None, bool, bool]]]] = {}
 # Actions are immutable values and depend only on their fields, so the menus' per-card and
 # per-amount actions are made once per process and reused by every game (a card's instance id
-# or an amount is all they hold): building one costs more than looking it up.
-_ACCEPT: Final[dict[int, Action]] = {}
-_REVEAL_GEAR: Final[dict[int, Action]] = {}
-_REINVEST: Final[dict[int, Action]] = {}
-_BURY: Final[dict[int, Action]] = {}
-_BET: Final[dict[int, Action]] = {}
-_RAISE: Final[dict[int, Action]] = {}
+# or an amount is all they hold): building one costs more than looking it up. Each table is a
+# list indexed by the id or amount (cheaper to read than a dict: no boxed key, no hashing);
+# keys past its end (a game with a huge stake) just get a new action each time.
+_TABLE_SIZE: Final = 2048
+_ACCEPT: Final[list[Action | None]] = [None] * _TABLE_SIZE
+_REVEAL_GEAR: Final[list[Action | None]] = [None] * _TABLE_SIZE
+_REINVEST: Final[list[Action | None]] = [None] * _TABLE_SIZE
+_BURY: Final[list[Action | None]] = [None] * _TABLE_SIZE
+_BET: Final[list[Action | None]] = [None] * _TABLE_SIZE
+_RAISE: Final[list[Action | None]] = [None] * _TABLE_SIZE
 
 
-def _action(cache: dict[int, Action], kind: str, key: int) -> Action:
+def _action(table: list[Action | None], kind: str, key: int) -> Action:
     """The action of `kind` on the card `key` (or of the amount `key`), made once."""
-    a = cache.get(key)
-    if a is None:
-        if kind == "bet" or kind == "raise":
-            a = Action(kind, amount=key)
-        elif kind == "reveal_gear":
-            a = Action(kind, card=key)
-        else:
-            a = Action(kind, dude=key)
-        if len(cache) > 4096:  # amounts are bounded by the chips in a game; keep it small
-            cache.clear()
-        cache[key] = a
+    if 0 <= key < _TABLE_SIZE:
+        a = table[key]
+        if a is not None:
+            return a
+    if kind == "bet" or kind == "raise":
+        a = Action(kind, amount=key)
+    elif kind == "reveal_gear":
+        a = Action(kind, card=key)
+    else:
+        a = Action(kind, dude=key)
+    if 0 <= key < _TABLE_SIZE:
+        table[key] = a
     return a
 
 
@@ -505,16 +509,18 @@ class ShootoutSteps:
         owe = self.rb - self.contrib[p]
         return 1, self.stake[p] - owe
 
-    def _add_sizes(self, menu: list[Action], cache: dict[int, Action], kind: str, top: int) -> None:
+    def _add_sizes(
+        self, menu: list[Action], table: list[Action | None], kind: str, top: int
+    ) -> None:
         """Bets (or raises) of 1, 2 and 5 antes and `top` (all in), in order, each once, from
         $1 up to `top`."""
         ante = self.ante  # at least 1 (Rules checks it)
         for k in _BET_ANTES:
             x = k * ante
             if x < top:
-                menu.append(_action(cache, kind, x))
+                menu.append(_action(table, kind, x))
         if top >= 1:
-            menu.append(_action(cache, kind, top))
+            menu.append(_action(table, kind, top))
 
     def _bet_menu(self) -> list[Action]:
         p = self.actor

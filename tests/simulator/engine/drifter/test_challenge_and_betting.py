@@ -4,6 +4,7 @@ import pytest
 
 from simulator.engine.core.errors import IllegalAction
 from simulator.engine.drifter import Rules
+from simulator.engine.drifter.actions import Action
 
 from .factory import act, duel
 
@@ -70,6 +71,22 @@ def test_check_bet_call_and_raise_move_chips_to_the_pot():
     # Nobody has gear or fortunes, so the showdown follows at once: Hank (skill 8) beats
     # Jake (skill 2) and Sam takes antes 10 + bets 30 + the dudes' 6 + 5.
     assert g.stake == [89 - 15 + 51, 90 - 15] and g.pot == 0
+
+
+@pytest.mark.parametrize("stake", [100, 5000])
+def test_the_bet_and_raise_menus_offer_one_two_and_five_antes_and_all_in_at_any_stake(stake):
+    """Menus reuse their bet and raise actions (tables indexed by amount); an amount past the
+    tables, as a $5,000 stake's all-in, is offered the same way."""
+    g = duel([[1], [2]], [[HANK], [JAKE]], rules=Rules(starting_stake=stake))
+    sam, jane = stake - 11, stake - 10  # Hank $6 and Jake $5 paid, $5 ante each
+    assert g.stake == [sam, jane]
+    bets = [a for a in g.legal_actions() if a.kind == "bet"]
+    assert bets == [Action("bet", amount=x) for x in (5, 10, 25, sam)]
+    act(g, "bet", amount=10)
+    raises = [a for a in g.legal_actions() if a.kind == "raise"]
+    assert raises == [Action("raise", amount=x) for x in (5, 10, 25, jane - 10)]
+    act(g, "raise", amount=jane - 10)  # Jane calls $10 and goes all in
+    assert g.stake[1] == 0 and g.pot == 10 + 10 + jane
 
 
 def test_check_is_illegal_when_facing_a_bet():
