@@ -26,7 +26,13 @@ from simulator.engine.core import GameSpec, get_game
 SEED_MULTIPLIER = 1_000_003
 SEED_MODULUS = 2**62
 # A rough cost of one game (seconds) per game and bot, used to size chunks before any run
-# has been measured (benchmarks/simulations.py prints fresh figures).
+# has been measured (after three runs of a plan's kind the measured cost takes over,
+# simulator.services). High Stakes Drifter's figures are for its compiled engine, and
+# PURE_GAME_COST's for where it runs as pure Python (no build, or DRIFTER_PURE_ENGINE), both
+# measured on 2026-11-22 (heads-up starter decks, one core, plus a quarter for play_chunk's
+# bookkeeping: 1,388 compiled heuristic games/s through it in benchmarks/simulations.py). Sized
+# for the pure engine, the first runs' chunks took a tenth of their intended second once the
+# engine ran compiled, and Celery's per-task overhead grew to 12% of the workers' time.
 GAME_COST = {
     ("quickdraw", "random"): 0.0002,
     ("quickdraw", "heuristic"): 0.0004,
@@ -34,9 +40,14 @@ GAME_COST = {
     ("gunfighter", "heuristic"): 0.0007,
     ("duel", "random"): 0.0005,
     ("duel", "heuristic"): 0.0012,
-    ("drifter", "random"): 0.004,
-    ("drifter", "heuristic"): 0.007,  # 149 games/s in one loop after the bot rewrite
-    ("drifter", "search"): 1.0,
+    ("drifter", "random"): 0.00023,  # 0.00018 s a game in a bare loop
+    ("drifter", "heuristic"): 0.0007,  # 0.00056
+    ("drifter", "search"): 0.017,  # 0.0137 (against a heuristic bot)
+}
+PURE_GAME_COST = {
+    ("drifter", "random"): 0.0011,  # 0.00088
+    ("drifter", "heuristic"): 0.0047,  # 0.00377
+    ("drifter", "search"): 0.049,  # 0.0391
 }
 DEFAULT_GAME_COST = 0.01
 
@@ -53,9 +64,20 @@ def rotation(index: int, n_seats: int) -> list[int]:
 
 
 def estimate_cost(game: str, bots: Iterable[str], n_seats: int = 2) -> float:
-    """Seconds one game is expected to take: the slowest bot decides, more seats cost more."""
-    costs = [GAME_COST.get((game, bot), DEFAULT_GAME_COST) for bot in bots] or [DEFAULT_GAME_COST]
+    """Seconds one game is expected to take: the slowest bot decides, more seats cost more;
+    PURE_GAME_COST where the game's engine could run compiled but runs as pure Python."""
+    table = GAME_COST
+    if any(key[0] == game for key in PURE_GAME_COST) and not _runs_compiled(game):
+        table = PURE_GAME_COST
+    costs = [table.get((game, bot), DEFAULT_GAME_COST) for bot in bots] or [DEFAULT_GAME_COST]
     return max(costs) * max(1.0, n_seats / 2)
+
+
+def _runs_compiled(game: str) -> bool:
+    """Whether the game's engine package runs its compiled build in this process."""
+    from simulator.engine.compiled import active
+
+    return active().get(f"simulator.engine.{game}", "").startswith("compiled")
 
 
 @dataclass

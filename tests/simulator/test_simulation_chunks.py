@@ -162,3 +162,25 @@ def test_chunk_sizes_are_calibrated_from_the_chunks_already_played(user, setting
     second = make_run(user, games=100_000, dispatch=False)
     assert second.plan["cost_key"] == first.plan["cost_key"] == "quickdraw:heuristic+random:2"
     assert second.chunk_size == pytest.approx(estimated / 10, rel=0.05)
+
+
+def test_a_first_run_is_chunked_for_the_engine_build_that_will_play_it(monkeypatch):
+    """Before any run is measured, High Stakes Drifter's chunks are sized by the cost of a game
+    in the build this process runs: compiled games cost a fraction of pure-Python ones, so the
+    same second of work holds more of them (a chunk sized for the wrong build spends its time
+    on Celery's per-task overhead, or runs far past the intended second)."""
+    import simulator.engine.compiled as compiled
+    from simulator.runner import GAME_COST, PURE_GAME_COST, estimate_cost
+
+    package = "simulator.engine.drifter"
+    monkeypatch.setitem(compiled._active, package, "compiled: a build")
+    fast = estimate_cost("drifter", ["heuristic", "random"])
+    monkeypatch.setitem(compiled._active, package, "pure Python: DRIFTER_PURE_ENGINE is set")
+    slow = estimate_cost("drifter", ["heuristic", "random"])
+    assert fast == GAME_COST[("drifter", "heuristic")]
+    assert slow == PURE_GAME_COST[("drifter", "heuristic")] > 5 * fast
+    assert (
+        estimate_cost("drifter", ["search", "random"], n_seats=4)
+        == 2 * PURE_GAME_COST[("drifter", "search")]
+    )
+    assert estimate_cost("quickdraw", ["random"]) == GAME_COST[("quickdraw", "random")]
