@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -60,6 +61,22 @@ def pool_children(proc) -> list[int]:
         return [int(pid) for pid in path.read_text().split()]
     except (FileNotFoundError, ProcessLookupError):
         return []
+
+
+def playing_pool_child(proc, timeout: float = 30.0) -> int | None:
+    """A pool process of a prefork worker caught running on a CPU (Linux /proc state R): one
+    playing a chunk. An idle one sleeps on the pool's task pipe. None if none ran in time."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for pid in pool_children(proc):
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            if state == "R":
+                return pid
+        time.sleep(0.002)
+    return None
 
 
 def stop_worker(proc) -> None:
