@@ -34,35 +34,46 @@ _NO_STAT: Final[tuple[str, ...]] = ("",)
 _STATS: Final[tuple[str, ...]] = STATS
 _BET_ANTES: Final[tuple[int, ...]] = (1, 2, 5)  # bet and raise sizes offered, in antes
 _CHOICES: Final[dict[int, tuple[object, tuple[str | None, bool, bool]]]] = {}
+
+
 # Actions are immutable values and depend only on their fields, so the menus' per-card and
 # per-amount actions are made once per process and reused by every game (a card's instance id
-# or an amount is all they hold): building one costs more than looking it up. Each table is a
-# list indexed by the id or amount (cheaper to read than a dict: no boxed key, no hashing);
-# keys past its end (a game with a huge stake) just get a new action each time.
-_TABLE_SIZE: Final = 2048
-_ACCEPT: Final[list[Action | None]] = [None] * _TABLE_SIZE
-_REVEAL_GEAR: Final[list[Action | None]] = [None] * _TABLE_SIZE
-_REINVEST: Final[list[Action | None]] = [None] * _TABLE_SIZE
-_BURY: Final[list[Action | None]] = [None] * _TABLE_SIZE
-_BET: Final[list[Action | None]] = [None] * _TABLE_SIZE
-_RAISE: Final[list[Action | None]] = [None] * _TABLE_SIZE
+# or an amount is all they hold): building one costs more than looking it up.
+class _ActionTable:
+    """The actions of one kind, each made once, indexed by the card id or amount it holds (a
+    list: cheaper to read than a dict, no boxed key, no hashing). Keys past its end (a game
+    with a huge stake) get a new action each time."""
+
+    SIZE: Final = 2048
+
+    def __init__(self, kind: str, field: str) -> None:
+        self.kind = kind
+        self.field = field  # "card", "dude" or "amount"
+        self.made: list[Action | None] = [None] * self.SIZE
+
+    def of(self, key: int) -> Action:
+        inside = 0 <= key < self.SIZE
+        if inside:
+            a = self.made[key]
+            if a is not None:
+                return a
+        if self.field == "amount":
+            a = Action(self.kind, amount=key)
+        elif self.field == "card":
+            a = Action(self.kind, card=key)
+        else:
+            a = Action(self.kind, dude=key)
+        if inside:
+            self.made[key] = a
+        return a
 
 
-def _action(table: list[Action | None], kind: str, key: int) -> Action:
-    """The action of `kind` on the card `key` (or of the amount `key`), made once."""
-    if 0 <= key < _TABLE_SIZE:
-        a = table[key]
-        if a is not None:
-            return a
-    if kind == "bet" or kind == "raise":
-        a = Action(kind, amount=key)
-    elif kind == "reveal_gear":
-        a = Action(kind, card=key)
-    else:
-        a = Action(kind, dude=key)
-    if 0 <= key < _TABLE_SIZE:
-        table[key] = a
-    return a
+_ACCEPT: Final = _ActionTable("accept", "dude")
+_REVEAL_GEAR: Final = _ActionTable("reveal_gear", "card")
+_REINVEST: Final = _ActionTable("reinvest", "dude")
+_BURY: Final = _ActionTable("bury", "dude")
+_BET: Final = _ActionTable("bet", "amount")
+_RAISE: Final = _ActionTable("raise", "amount")
 
 
 # an entry of final()'s shootout log as kept (DrifterState.final makes the JSON of it): the
@@ -509,18 +520,16 @@ class ShootoutSteps:
         owe = self.rb - self.contrib[p]
         return 1, self.stake[p] - owe
 
-    def _add_sizes(
-        self, menu: list[Action], table: list[Action | None], kind: str, top: int
-    ) -> None:
+    def _add_sizes(self, menu: list[Action], table: _ActionTable, top: int) -> None:
         """Bets (or raises) of 1, 2 and 5 antes and `top` (all in), in order, each once, from
         $1 up to `top`."""
         ante = self.ante  # at least 1 (Rules checks it)
         for k in _BET_ANTES:
             x = k * ante
             if x < top:
-                menu.append(_action(table, kind, x))
+                menu.append(table.of(x))
         if top >= 1:
-            menu.append(_action(table, kind, top))
+            menu.append(table.of(top))
 
     def _bet_menu(self) -> list[Action]:
         p = self.actor
@@ -530,11 +539,11 @@ class ShootoutSteps:
         if owe <= 0:
             menu.append(CHECK)
             if self.rb == 0:
-                self._add_sizes(menu, _BET, "bet", st)
+                self._add_sizes(menu, _BET, st)
         else:
             menu.append(CALL)
             if self.raises < self.max_raises and st > owe:
-                self._add_sizes(menu, _RAISE, "raise", st - owe)
+                self._add_sizes(menu, _RAISE, st - owe)
         dude = self.sdude[p]
         assert dude is not None
         if not ab.has_flag(cast("DrifterState", self), dude, "cant_fold"):
@@ -982,7 +991,7 @@ class ShootoutSteps:
                 Action("challenge", dude=d.uid, stat=st) for d in self.dudes_of(p) for st in _STATS
             ]
         if phase == "accept":
-            menu = [_action(_ACCEPT, "accept", d.uid) for d in self._acceptable(p)]
+            menu = [_ACCEPT.of(d.uid) for d in self._acceptable(p)]
             if not (self.quick_start and menu):
                 menu.append(REFUSE)
             return menu
@@ -993,7 +1002,7 @@ class ShootoutSteps:
         if phase == "bet":
             return self._bet_menu()
         if phase == "reveal":
-            menu = [_action(_REVEAL_GEAR, "reveal_gear", g.uid) for g in self._revealable(p)]
+            menu = [_REVEAL_GEAR.of(g.uid) for g in self._revealable(p)]
             menu.append(PASS_REVEAL)
             return menu
         if phase == "fortune":
@@ -1005,9 +1014,9 @@ class ShootoutSteps:
     def _reinvest_menu(self, p: int) -> list[Action]:
         d = self.sdude[p]
         assert d is not None
-        bury = _action(_BURY, "bury", d.uid)
+        bury = _BURY.of(d.uid)
         if self._may_reinvest(p):
-            return [_action(_REINVEST, "reinvest", d.uid), bury]
+            return [_REINVEST.of(d.uid), bury]
         return [bury]
 
     def auto_step(self) -> bool:
