@@ -162,21 +162,12 @@ def main() -> None:
                 port, searches, clients=args.clients, seconds=args.seconds, per_client_rate=2.0
             )
             # Headroom: the same clients searching faster, until the p95 passes the goal.
-            faster = []
-            if mode == "uncached":
-                for rate in (4.0, 8.0):
-                    faster.append(
-                        (
-                            rate,
-                            drive(
-                                port,
-                                searches,
-                                clients=args.clients,
-                                seconds=args.seconds,
-                                per_client_rate=rate,
-                            ),
-                        )
-                    )
+            rates = (4.0, 8.0) if mode == "uncached" else ()
+            faster = [
+                (rate, drive(port, searches, clients=args.clients, seconds=args.seconds,
+                             per_client_rate=rate))
+                for rate in rates
+            ]  # fmt: skip
         lines += [
             peer.line(f"{mode} peer /healthz, closed"),
             closed.line(f"{mode} search, closed loop"),

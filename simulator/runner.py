@@ -66,10 +66,10 @@ def rotation(index: int, n_seats: int) -> list[int]:
 def estimate_cost(game: str, bots: Iterable[str], n_seats: int = 2) -> float:
     """Seconds one game is expected to take: the slowest bot decides, more seats cost more;
     PURE_GAME_COST where the game's engine could run compiled but runs as pure Python."""
-    table = GAME_COST
-    if any(key[0] == game for key in PURE_GAME_COST) and not _runs_compiled(game):
-        table = PURE_GAME_COST
-    costs = [table.get((game, bot), DEFAULT_GAME_COST) for bot in bots] or [DEFAULT_GAME_COST]
+    pure = {} if _runs_compiled(game) else PURE_GAME_COST
+    costs = [
+        pure.get((game, bot)) or GAME_COST.get((game, bot), DEFAULT_GAME_COST) for bot in bots
+    ] or [DEFAULT_GAME_COST]
     return max(costs) * max(1.0, n_seats / 2)
 
 
