@@ -1,11 +1,28 @@
-"""The Celery app. Settings come from Django settings (CELERY_* names)."""
+"""The Celery app. Settings come from Django settings (CELERY_* names).
+
+Every worker process also lowers its CPU priority (SIMULATION_WORKER_NICE), so that on a
+machine it shares with the web server a page is served before a game is played, and
+reconciles the active simulation runs on a timer of its own (simulator.tasks.ReconcileTimer).
+"""
 
 import os
 
 from celery import Celery
+from celery.signals import worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("drifter")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+app.steps["worker"].add("simulator.tasks:ReconcileTimer")
+
+
+@worker_init.connect
+def yield_the_cpu_to_the_web(**kwargs) -> None:
+    """Raise the worker's niceness to SIMULATION_WORKER_NICE (its pool processes inherit it)."""
+    from simulator import conf
+
+    wanted, current = conf.get("SIMULATION_WORKER_NICE"), os.nice(0)
+    if wanted > current:
+        os.nice(wanted - current)

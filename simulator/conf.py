@@ -1,7 +1,12 @@
-"""The simulation service's settings, each with a default (override any in Django settings)."""
+"""The simulation service's settings, each with a default.
+
+Any may be set in Django settings or, for the worker processes an operator starts without
+editing settings, in the environment under the same name (`SIMULATION_WORKER_NICE=0`).
+"""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from django.conf import settings
@@ -17,6 +22,7 @@ DEFAULTS: dict[str, Any] = {
     # A ceiling on chunks per run (bigger chunks beyond it), so huge runs stay manageable.
     "SIMULATION_MAX_CHUNKS": 5000,
     # Chunks of one run in the broker at once: cancel stops quickly, one run cannot flood it.
+    # A run keeps at most this many worker processes busy: scaling out, raise it with them.
     "SIMULATION_DISPATCH_WINDOW": 8,
     # Task starts before a chunk is failed (a chunk that keeps killing its worker).
     "SIMULATION_MAX_ATTEMPTS": 4,
@@ -26,6 +32,12 @@ DEFAULTS: dict[str, Any] = {
     "SIMULATION_QUEUED_STALE_SECONDS": 120,
     # ... or started this long ago without a result (its worker died).
     "SIMULATION_RUNNING_STALE_SECONDS": 120,
+    # How often an active run is reconciled, at most: every worker's timer looks twice as
+    # often and the first to claim a run does it, however many workers there are.
+    "SIMULATION_RECONCILE_SECONDS": 5.0,
+    # How much the worker processes lower their CPU priority (nice), so that on a machine
+    # shared with the web server a page is served before a game is played.
+    "SIMULATION_WORKER_NICE": 10,
     # The Celery queue chunks go to (tests use their own, so no other worker takes them).
     "SIMULATION_QUEUE": "celery",
     # Complete game records kept per run for replay.
@@ -34,5 +46,9 @@ DEFAULTS: dict[str, Any] = {
 
 
 def get(name: str) -> Any:
-    """A simulation setting: Django settings first, else the default above."""
-    return getattr(settings, name, DEFAULTS[name])
+    """A simulation setting: Django settings first, then the environment, else the default."""
+    if hasattr(settings, name):
+        return getattr(settings, name)
+    default = DEFAULTS[name]
+    raw = os.environ.get(name)
+    return default if raw is None else type(default)(raw)

@@ -344,7 +344,8 @@ def _lock_run(run_id: int) -> SimulationRun:
     return Run.objects.select_for_update().get(pk=run_id)
 
 
-def _fail_chunk(chunk_id: int, error: str) -> None:
+def _fail_chunk(chunk_id: int, error: str) -> bool:
+    """Fail a live chunk and count it on its run; False if it had already ended."""
     with transaction.atomic():
         chunk = Chunk.objects.select_related(None).get(pk=chunk_id)
         run = _lock_run(chunk.run_id)
@@ -355,6 +356,7 @@ def _fail_chunk(chunk_id: int, error: str) -> None:
         if updated and run.is_active:
             _finish_chunk_locked(run, failed=True)
             run.save()
+    return bool(updated)
 
 
 def _claim(chunk_id: int, send_no: int, worker: str) -> SimulationChunk | None:
@@ -490,37 +492,68 @@ def run_reconcile(*, run: SimulationRun | None = None) -> dict[str, int]:
     A chunk queued for longer than SIMULATION_QUEUED_STALE_SECONDS without starting, or started
     longer than SIMULATION_RUNNING_STALE_SECONDS ago without a result (its worker died, or the
     broker lost the message), is sent again with a new send number; the old message, if it
-    ever arrives, is then ignored. Called by the poll, the `simulation_reconcile` command and
-    the periodic `simulator.reconcile` task.
+    ever arrives, is then ignored. This reconciles every active run (or just `run`) at once,
+    for the `simulation_reconcile` command and the `simulator.reconcile` task; the workers'
+    timer calls `runs_reconcile_due`, and a status read never reconciles.
     """
-    now = timezone.now()
-    queued_before = now - timedelta(seconds=conf.get("SIMULATION_QUEUED_STALE_SECONDS"))
-    running_before = now - timedelta(seconds=conf.get("SIMULATION_RUNNING_STALE_SECONDS"))
     runs = Run.objects.filter(status__in=Run.ACTIVE)
     if run is not None:
         runs = runs.filter(pk=run.pk)
     counts = {"resent": 0, "failed": 0, "dispatched": 0}
     for run_id in runs.values_list("pk", flat=True):
-        queue = _queue_of(run_id)
-        stale = Chunk.objects.filter(run_id=run_id).filter(
-            Q(status=Chunk.Status.QUEUED, sent_at__lt=queued_before)
-            | Q(status=Chunk.Status.RUNNING, started_at__lt=running_before)
-        )
-        for chunk in stale:
-            if chunk.sends >= conf.get("SIMULATION_MAX_SENDS"):
-                _fail_chunk(chunk.pk, f"lost {chunk.sends} times; given up")
-                counts["failed"] += 1
-                continue
-            with transaction.atomic():
-                claimed = Chunk.objects.filter(
-                    pk=chunk.pk, status=chunk.status, sends=chunk.sends
-                ).update(status=Chunk.Status.QUEUED, sends=F("sends") + 1, sent_at=now)
-                if claimed:
-                    send_no = chunk.sends + 1
-                    transaction.on_commit(lambda c=chunk.pk, s=send_no, q=queue: _send(c, s, q))
-                    counts["resent"] += 1
-        counts["dispatched"] += run_dispatch(run_id=run_id)
+        _reconcile_one(run_id, counts)
     return counts
+
+
+def runs_reconcile_due() -> dict[str, int]:
+    """Reconcile each active run that nobody reconciled in the last SIMULATION_RECONCILE_SECONDS.
+
+    Every worker process calls this on a timer (simulator.tasks.ReconcileTimer). A run is
+    claimed by a conditional UPDATE of its `reconciled_at`, so however many workers look, one
+    reconciles a given run at a time and at most once a period; with no active run it costs
+    one query. What it does to a run is safe to repeat anyway: every re-send and every failure
+    is itself a conditional UPDATE.
+    """
+    now = timezone.now()
+    every = timedelta(seconds=conf.get("SIMULATION_RECONCILE_SECONDS"))
+    due = Q(reconciled_at__isnull=True) | Q(reconciled_at__lte=now - every)
+    counts = {"resent": 0, "failed": 0, "dispatched": 0}
+    active = Run.objects.filter(status__in=Run.ACTIVE)
+    for run_id in active.filter(due).values_list("pk", flat=True):
+        if active.filter(due, pk=run_id).update(reconciled_at=now):
+            _reconcile_one(run_id, counts)
+    return counts
+
+
+def _reconcile_one(run_id: int, counts: dict[str, int]) -> None:
+    now = timezone.now()
+    queued_before = now - timedelta(seconds=conf.get("SIMULATION_QUEUED_STALE_SECONDS"))
+    running_before = now - timedelta(seconds=conf.get("SIMULATION_RUNNING_STALE_SECONDS"))
+    queue = _queue_of(run_id)
+    stale = Chunk.objects.filter(run_id=run_id).filter(
+        Q(status=Chunk.Status.QUEUED, sent_at__lt=queued_before)
+        | Q(status=Chunk.Status.RUNNING, started_at__lt=running_before)
+    )
+    for chunk in stale:
+        if chunk.sends >= conf.get("SIMULATION_MAX_SENDS"):
+            if _fail_chunk(chunk.pk, f"lost {chunk.sends} times; given up"):
+                log.warning(
+                    "run %s: chunk %s lost %s times: failed", run_id, chunk.index, chunk.sends
+                )
+                counts["failed"] += 1
+            continue
+        with transaction.atomic():
+            claimed = Chunk.objects.filter(
+                pk=chunk.pk, status=chunk.status, sends=chunk.sends
+            ).update(status=Chunk.Status.QUEUED, sends=F("sends") + 1, sent_at=now)
+            if claimed:
+                send_no = chunk.sends + 1
+                transaction.on_commit(lambda c=chunk.pk, s=send_no, q=queue: _send(c, s, q))
+                log.warning(
+                    "run %s: chunk %s was %s too long: re-sent", run_id, chunk.index, chunk.status
+                )
+                counts["resent"] += 1
+    counts["dispatched"] += run_dispatch(run_id=run_id)
 
 
 def run_cancel(*, run: SimulationRun) -> SimulationRun:

@@ -4,10 +4,15 @@ Late acks, reject-on-worker-lost, prefetch 1 and time limits come from the setti
 (config/settings.py); a chunk is sized to run for about a second, far below all of them.
 """
 
-from celery import shared_task
+import logging
+from typing import Any
+
+from celery import bootsteps, shared_task
 from django.utils import timezone
 
 from simulator.models import WorkerPing
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(name="simulator.ping", acks_late=True, ignore_result=True)
@@ -33,7 +38,51 @@ def simulate_chunk(chunk_id: int, send_no: int) -> str:
 
 @shared_task(name="simulator.reconcile", ignore_result=True)
 def reconcile() -> dict:
-    """Periodic: re-send chunks that went missing (also run by the poll and a command)."""
+    """Re-send every active run's lost chunks now (for `celery beat`; the workers' own timer,
+    ReconcileTimer, does it every few seconds, and `manage.py simulation_reconcile` on demand)."""
     from simulator.services import run_reconcile
 
     return run_reconcile()
+
+
+class ReconcileTimer(bootsteps.StartStopStep):
+    """A timer in every worker that reconciles the active runs (config/celery.py adds it).
+
+    It looks every half SIMULATION_RECONCILE_SECONDS and claims the runs due
+    (services.runs_reconcile_due), so a run is reconciled at most once a period however many
+    workers there are, and by whichever is alive: nobody has to poll, and no beat process has
+    to run. With the filesystem broker the timer is a thread of its own; with Redis it runs in
+    the worker's event loop between tasks.
+    """
+
+    requires = ("celery.worker.components:Timer",)
+
+    def __init__(self, parent: Any, **kwargs: Any) -> None:
+        super().__init__(parent, **kwargs)
+        self.tref: Any = None
+
+    def start(self, parent: Any) -> None:
+        from simulator import conf
+
+        every = conf.get("SIMULATION_RECONCILE_SECONDS") / 2
+        self.tref = parent.timer.call_repeatedly(every, reconcile_due)
+
+    def stop(self, parent: Any) -> None:
+        if self.tref is not None:
+            self.tref.cancel()
+            self.tref = None
+
+
+def reconcile_due() -> None:
+    """One tick of ReconcileTimer; an error is logged and the next tick tries again."""
+    from django.db import close_old_connections
+
+    from simulator.services import runs_reconcile_due
+
+    close_old_connections()
+    try:
+        runs_reconcile_due()
+    except Exception:
+        log.exception("reconciling the active simulation runs failed")
+    finally:
+        close_old_connections()

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from simulator import charts, selectors, services
@@ -142,11 +142,12 @@ def run_detail(request, pk: int):
 
 @login_required
 def run_progress(request, pk: int):
-    """The htmx fragment the run page polls; it stops polling once the run is finished."""
-    run = selectors.run_get(owner=request.user, pk=pk)
-    if run.is_active:
-        services.run_reconcile(run=run)
-        run.refresh_from_db()
+    """The htmx fragment the run page polls; it stops polling once the run is finished.
+
+    A read and nothing more (the workers reconcile runs on their own timer), of one row
+    without its results.
+    """
+    run = get_object_or_404(selectors.run_list(owner=request.user), pk=pk)
     return render(request, "simulator/_progress.html", {"run": run})
 
 

@@ -3,13 +3,20 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
 
 from simulator.models import WorkerPing
 from simulator.services import worker_ping_send
-from tests.workers import celery_worker  # noqa: F401  (fixture)
+from tests.workers import (  # noqa: F401 (the celery_worker fixture)
+    celery_worker,
+    niceness,
+    start_worker,
+    stop_worker,
+    wait_for,
+)
 
 pytestmark = pytest.mark.worker
 
@@ -26,6 +33,18 @@ def test_ping_is_answered_by_a_real_worker_process(celery_worker):  # noqa: F811
     assert ping.answered_at is not None, "no worker answered the ping"
     assert ping.hostname.startswith("pytest-")
     assert ping.answered_at >= ping.created_at
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_process_yields_the_cpu_to_the_web():
+    """A worker process runs at nice SIMULATION_WORKER_NICE, below the web server on the same
+    machine (started at 0), so a page is served before a game is played."""
+    assert os.nice(0) < 7
+    worker = start_worker(extra_env={"SIMULATION_WORKER_NICE": "7"})
+    try:
+        wait_for(lambda: niceness(worker.pid) == 7, timeout=60)
+    finally:
+        stop_worker(worker)
 
 
 def test_home_page_shows_worker_status_until_answered(client, db):

@@ -1,8 +1,14 @@
-"""A real Celery worker process for tests, on the same broker and the test database."""
+"""Real Celery worker processes for tests, on the same broker and the test database.
+
+`start_workers` runs the worker layout `make run` runs (`manage.py simulation_workers`: one
+single-process worker per slot, each started again if it dies); `start_worker` runs one bare
+`celery worker` process, as an operator would start one on another machine.
+"""
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -13,6 +19,8 @@ import pytest
 from django.db import connection
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# What every test worker leaves out: it starts faster and talks to nobody but the broker.
+QUIET = ["--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"]
 
 
 def test_database_url() -> str:
@@ -24,6 +32,39 @@ def test_database_url() -> str:
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
+def _spawn(command: list[str], name: str, extra_env: dict[str, str] | None):
+    env = os.environ.copy()
+    env["DATABASE_URL"] = test_database_url()
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    env.update(extra_env or {})
+    log = open(BASE_DIR / "var" / f"{name}.log", "w")  # noqa: SIM115 (closed in stop_worker)
+    proc = subprocess.Popen(command, cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc.log = log
+    proc.name = name
+    return proc
+
+
+def start_workers(
+    *,
+    processes: int = 2,
+    name: str | None = None,
+    queues: str | None = None,
+    extra_env: dict[str, str] | None = None,
+):
+    """Start `manage.py simulation_workers` (the Procfile's worker layout) as a child process:
+    `processes` workers named NAME-1@host, NAME-2@host, ... (see `worker_pids`).
+
+    `queues` (comma-separated) limits them to those queues, so a test's tasks reach only the
+    workers it started; `extra_env` adds environment variables (settings) for the workers.
+    """
+    name = name or f"pytest-{uuid.uuid4().hex[:8]}"
+    command = [
+        sys.executable, "manage.py", "simulation_workers", f"--processes={processes}",
+        f"--name={name}", "--", *QUIET, *([f"--queues={queues}"] if queues else []),
+    ]  # fmt: skip
+    return _spawn(command, name, extra_env)
+
+
 def start_worker(
     *,
     concurrency: int = 1,
@@ -32,69 +73,67 @@ def start_worker(
     queues: str | None = None,
     extra_env: dict[str, str] | None = None,
 ):
-    """Start `celery worker` as a child process pointed at the test database.
-
-    `queues` (comma-separated) limits it to those queues, so a test's tasks reach only the
-    workers it started; `extra_env` adds environment variables (settings) for the worker.
-    """
-    env = os.environ.copy()
-    env["DATABASE_URL"] = test_database_url()
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    env.update(extra_env or {})
+    """Start one bare `celery worker` process, hostname NAME@host (arguments as above)."""
     name = name or f"pytest-{uuid.uuid4().hex[:8]}"
-    log = open(BASE_DIR / "var" / f"{name}.log", "w")  # noqa: SIM115 (closed in stop_worker)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", f"--pool={pool}",
-         f"--concurrency={concurrency}", "--loglevel=INFO", "--without-gossip",
-         "--without-mingle", "--without-heartbeat", "-n", f"{name}@%h",
-         *([f"--queues={queues}"] if queues else [])],
-        cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    proc.log = log
-    return proc
+    command = [
+        sys.executable, "-m", "celery", "-A", "config", "worker", f"--pool={pool}",
+        f"--concurrency={concurrency}", "-n", f"{name}@%h", *QUIET,
+        *([f"--queues={queues}"] if queues else []),
+    ]  # fmt: skip
+    return _spawn(command, name, extra_env)
 
 
-def pool_children(proc) -> list[int]:
-    """The process ids of a prefork worker's pool processes (Linux /proc)."""
-    path = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+def worker_pids(proc) -> dict[str, int]:
+    """The worker processes `start_workers` runs right now, by hostname (NAME-1, ...), from
+    Linux /proc: the children of the `simulation_workers` process and their command lines."""
+    found = {}
     try:
-        return [int(pid) for pid in path.read_text().split()]
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
     except (FileNotFoundError, ProcessLookupError):
-        return []
+        return found
+    for pid in map(int, children):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        for arg in argv:
+            if arg.startswith("--hostname="):
+                found[arg.removeprefix("--hostname=").split("@")[0]] = pid
+    return found
 
 
-def playing_pool_child(proc, timeout: float = 30.0) -> int | None:
-    """A pool process of a prefork worker caught running on a CPU (Linux /proc state R): one
-    playing a chunk. An idle one sleeps on the pool's task pipe. None if none ran in time."""
+def wait_for(predicate, timeout: float = 60, every: float = 0.1) -> None:
+    """Wait until `predicate()` is true; fail the test after `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        for pid in pool_children(proc):
-            try:
-                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-            except (FileNotFoundError, ProcessLookupError):
-                continue
-            if state == "R":
-                return pid
-        time.sleep(0.002)
-    return None
+        if predicate():
+            return
+        time.sleep(every)
+    raise AssertionError(f"timed out after {timeout} s")
+
+
+def niceness(pid: int) -> int:
+    """A process's nice value (Linux /proc): higher is a lower CPU priority."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
 
 
 def stop_worker(proc) -> None:
-    """Stop a worker (warm shutdown, then kill); safe on one that is already dead."""
-    if proc.poll() is not None:
-        proc.log.close()
-        return
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    """Stop a worker or the worker layout (warm shutdown, then kill); safe on a dead one."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            for pid in worker_pids(proc).values():
+                os.kill(pid, signal.SIGKILL)
+            proc.kill()
+            proc.wait()
     proc.log.close()
 
 
 @pytest.fixture
 def celery_worker(transactional_db):
-    proc = start_worker()
+    """The worker layout `make run` starts, with two worker processes."""
+    proc = start_workers()
     yield proc
     stop_worker(proc)

@@ -2,7 +2,8 @@
 Redis when CELERY_BROKER_URL says so) and database (SQLite or PostgreSQL).
 
 Each test sends its chunks to a queue of its own and starts the workers that listen to it, so
-no other worker (another test process, a developer's `make run`) takes them.
+no other worker (another test process, a developer's `make run`) takes them. Nobody but the
+workers reconciles: the tests read a run's status as a client polls it, and that only reads.
 """
 
 from __future__ import annotations
@@ -14,25 +15,33 @@ import time
 import uuid
 
 import pytest
+from django.db import connection
+from django.utils import timezone
 from rest_framework.test import APIClient
 
+from simulator import services
 from simulator.models import ChunkResult, SimulationChunk, SimulationRun, WorkerPing
 from simulator.tasks import ping
 from tests.factories import UserFactory
-from tests.workers import playing_pool_child, pool_children, start_worker, stop_worker
+from tests.workers import start_worker, start_workers, stop_worker, wait_for, worker_pids
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 REDIS = os.environ.get("CELERY_BROKER_URL", "").startswith("redis://")
+# The workers' reconciler, quick enough for a test: it looks every half second and re-sends a
+# chunk queued or running for 6 s (the workers read these from their environment).
+QUICK_RECONCILER = {
+    "SIMULATION_RECONCILE_SECONDS": "1",
+    "SIMULATION_QUEUED_STALE_SECONDS": "6",
+    "SIMULATION_RUNNING_STALE_SECONDS": "6",
+}
 
 
 @pytest.fixture
 def queue(settings):
-    """A queue of this test's own, and a reconciler quick enough for a test."""
+    """A queue of this test's own."""
     name = f"sim-test-{uuid.uuid4().hex[:8]}"
     settings.SIMULATION_QUEUE = name
-    settings.SIMULATION_QUEUED_STALE_SECONDS = 6
-    settings.SIMULATION_RUNNING_STALE_SECONDS = 6
     settings.SIMULATION_DISPATCH_WINDOW = 3
     return name
 
@@ -46,10 +55,12 @@ def client(db):
 
 @pytest.fixture
 def workers():
+    """Start the worker layout of `make run` (`layout=True`) or one bare worker on a queue."""
     started = []
 
-    def start(queue: str, **kwargs):
-        proc = start_worker(queues=queue, **kwargs)
+    def start(queue: str, *, layout: bool = False, **kwargs):
+        spawn = start_workers if layout else start_worker
+        proc = spawn(queues=queue, extra_env=QUICK_RECONCILER, **kwargs)
         started.append(proc)
         return proc
 
@@ -68,7 +79,7 @@ def quickdraw(games: int) -> dict:
 
 
 def poll_until(client, run_id: int, statuses: set[str], timeout: float = 120, every=0.3):
-    """Poll the run like a client does (each poll also reconciles) until it reaches a status."""
+    """Read the run's status as a client polls it until it reaches one of `statuses`."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         body = client.get(f"/api/v1/simulations/{run_id}/").json()
@@ -76,15 +87,6 @@ def poll_until(client, run_id: int, statuses: set[str], timeout: float = 120, ev
             return body
         time.sleep(every)
     raise AssertionError(f"run {run_id} still {body['status']} after {timeout}s: {body}")
-
-
-def wait_for(predicate, timeout: float = 60, every: float = 0.1):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(every)
-    raise AssertionError("timed out")
 
 
 def assert_counted_exactly_once(run_id: int, games: int) -> None:
@@ -102,7 +104,7 @@ def assert_counted_exactly_once(run_id: int, games: int) -> None:
 
 def test_a_run_finishes_with_exactly_the_games_asked(client, queue, workers, settings):
     settings.SIMULATION_CHUNK_SECONDS = 0.05
-    workers(queue, pool="prefork", concurrency=2)
+    workers(queue, layout=True)
     response = client.post("/api/v1/simulations/", quickdraw(3000), format="json")
     assert response.status_code == 202
     run_id = response.json()["id"]
@@ -113,85 +115,133 @@ def test_a_run_finishes_with_exactly_the_games_asked(client, queue, workers, set
     assert all(w.startswith("pytest-") for w in workers_used)
 
 
-def _run_until_some_chunks_done(client, queue, settings, games: int) -> int:
+def _start_run(client, settings, games: int) -> int:
     settings.SIMULATION_CHUNK_SECONDS = 0.4
     run_id = client.post("/api/v1/simulations/", quickdraw(games), format="json").json()["id"]
     assert SimulationRun.objects.get(pk=run_id).chunk_count >= 8
     return run_id
 
 
-def test_a_solo_worker_killed_mid_run_the_run_still_counts_every_game_once(
-    client, queue, workers, settings
-):
-    run_id = _run_until_some_chunks_done(client, queue, settings, 24_000)
-    first = workers(queue)
-    wait_for(lambda: ChunkResult.objects.filter(run_id=run_id).count() >= 2)
-    wait_for(lambda: SimulationChunk.objects.filter(run_id=run_id, status="running").exists())
-    os.kill(first.pid, signal.SIGKILL)  # mid-chunk: no warm shutdown, no ack
-    first.wait(timeout=10)
-    workers(queue)
-    poll_until(client, run_id, {"done", "failed"}, timeout=180)
-    assert_counted_exactly_once(run_id, 24_000)
-    assert SimulationChunk.objects.filter(run_id=run_id, attempts__gt=1).exists() or (
-        SimulationChunk.objects.filter(run_id=run_id, sends__gt=1).exists()
-    )
-
-
-def test_a_pool_process_killed_mid_run_the_run_still_counts_every_game_once(
-    client, queue, workers, settings
-):
-    run_id = _run_until_some_chunks_done(client, queue, settings, 24_000)
-    worker = workers(queue, pool="prefork", concurrency=2)
-    wait_for(lambda: ChunkResult.objects.filter(run_id=run_id).count() >= 2)
-    wait_for(lambda: SimulationChunk.objects.filter(run_id=run_id, status="running").exists())
-    # The process playing a chunk, not an idle one: on the filesystem broker Celery feeds its
-    # pool through one shared pipe, and an idle pool process waits on it holding the pipe's
-    # read lock, so killing that one stalls the worker (see the next test; docs/operations.md).
-    playing = playing_pool_child(worker)
-    assert playing, "a pool process plays the run's chunks"
-    os.kill(playing, signal.SIGKILL)
-    poll_until(client, run_id, {"done", "failed"}, timeout=180)
-    assert_counted_exactly_once(run_id, 24_000)
-    assert SimulationChunk.objects.filter(run_id=run_id, attempts__gt=1).exists() or (
-        SimulationChunk.objects.filter(run_id=run_id, sends__gt=1).exists()
-    )  # the chunk it was playing was played again
-
-
-@pytest.mark.skipif(not REDIS, reason="only when the broker is Redis (CELERY_BROKER_URL)")
-def test_an_idle_pool_process_killed_is_replaced_and_the_worker_goes_on(workers, queue):
-    """With Redis, Celery's event loop gives each pool process a pipe of its own: an idle one
-    killed is replaced at once. (On the filesystem broker the pool shares one pipe, and a
-    process killed while waiting on it leaves its read lock held: the worker takes no more
-    tasks until it is restarted. Measured: three pings, none answered in 20 s each.)"""
-    worker = workers(queue, pool="prefork", concurrency=2)
-    assert _answered(_ping(queue), 60)
-    idle = pool_children(worker)
-    assert len(idle) == 2
-    for pid in idle:
-        os.kill(pid, signal.SIGKILL)
-    wait_for(lambda: len(set(pool_children(worker)) - set(idle)) == 2, timeout=20)
-    assert all(_answered(_ping(queue), 30) for _ in range(3))
-
-
-def _ping(queue: str) -> WorkerPing:
-    record = WorkerPing.objects.create()
-    ping.apply_async(args=[record.pk], queue=queue)
-    return record
-
-
-def _answered(record: WorkerPing, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
+def _hostnames_answering(queue: str, count: int, timeout: float = 60) -> set[str]:
+    """Ping `queue` until `count` different workers have answered: each is then up and idle,
+    waiting for its next task."""
+    deadline = time.monotonic() + timeout
+    pings = []
     while time.monotonic() < deadline:
-        record.refresh_from_db()
-        if record.answered_at is not None:
-            return True
-        time.sleep(0.2)
-    return False
+        record = WorkerPing.objects.create()
+        ping.apply_async(args=[record.pk], queue=queue)
+        pings.append(record.pk)
+        answered = WorkerPing.objects.filter(pk__in=pings, answered_at__isnull=False)
+        hostnames = {h.split("@")[0] for h in answered.values_list("hostname", flat=True)}
+        if len(hostnames) >= count:
+            return hostnames
+        time.sleep(0.3)
+    raise AssertionError(f"fewer than {count} workers answered in {timeout} s")
+
+
+def test_worker_processes_killed_idle_and_busy_are_replaced_and_the_run_counts_every_game_once(
+    client, queue, workers, settings
+):
+    """The embedded default's trap, walked into on purpose: prefork pool processes killed
+    while idle took the shared pipe's lock with them and the worker took no more tasks. Each
+    worker process of the layout is on its own: kill -9 every one while idle and then one
+    playing a chunk, each is started again under its name, and the run counts every game once."""
+    layout = workers(queue, layout=True)
+    idle = _hostnames_answering(queue, 2)
+    before = worker_pids(layout)
+    assert set(before) == idle
+    for pid in before.values():
+        os.kill(pid, signal.SIGKILL)
+
+    def started_again() -> bool:
+        # SIGKILL lands when the process is next scheduled: until then its old pid still reads
+        # as a live worker, so "every name back" alone can pass before anything was replaced.
+        now = worker_pids(layout)
+        return set(now) == idle and set(now.values()).isdisjoint(before.values())
+
+    wait_for(started_again, timeout=30)
+
+    run_id = _start_run(client, settings, 12_000)
+    wait_for(lambda: ChunkResult.objects.filter(run_id=run_id).exists(), timeout=90)
+    playing = SimulationChunk.objects.filter(run_id=run_id, status="running")
+    wait_for(playing.exists)
+    chunk = playing.first()
+    busy = chunk.worker.split("@")[0]
+    pid = worker_pids(layout)[busy]
+    os.kill(pid, signal.SIGKILL)  # mid-chunk: no warm shutdown, no ack
+    killed_at = timezone.now()
+    wait_for(lambda: worker_pids(layout).get(busy) not in (None, pid), timeout=30)
+
+    poll_until(client, run_id, {"done", "failed"}, timeout=180)
+    assert_counted_exactly_once(run_id, 12_000)
+    assert layout.poll() is None and len(worker_pids(layout)) == 2
+    chunk.refresh_from_db()
+    if ChunkResult.objects.get(run_id=run_id, chunk_index=chunk.index).created_at > killed_at:
+        assert chunk.sends > 1 or chunk.attempts > 1  # it died with its worker: played again
+
+
+def _lose_the_first_message(monkeypatch) -> None:
+    """The broker loses chunk 0's first message: it is claimed and marked sent, never queued."""
+    send = services._send
+    lost: list[int] = []
+
+    def unreliable(chunk_id: int, send_no: int, queue: str) -> None:
+        if not lost and SimulationChunk.objects.filter(pk=chunk_id, index=0).exists():
+            lost.append(chunk_id)
+            return
+        send(chunk_id, send_no, queue)
+
+    monkeypatch.setattr(services, "_send", unreliable)
+
+
+def test_a_lost_chunk_is_sent_again_by_the_workers_with_nobody_polling(
+    user, queue, workers, settings, monkeypatch
+):
+    settings.SIMULATION_CHUNK_SECONDS = 0.05
+    _lose_the_first_message(monkeypatch)
+    workers(queue)
+    run, _ = services.run_create(owner=user, game="quickdraw", **_plan(1500))
+    # Nobody reads the run through the API or its page: the workers must notice on their own.
+    wait_for(lambda: not SimulationRun.objects.get(pk=run.pk).is_active, timeout=120)
+    assert_counted_exactly_once(run.pk, 1500)
+    assert SimulationChunk.objects.get(run=run, index=0).sends == 2
+
+
+def _plan(games: int) -> dict:
+    plan = quickdraw(games)
+    del plan["game"]
+    return plan
+
+
+@pytest.mark.skipif(
+    not REDIS or os.environ.get("DATABASE_URL", "").split(":")[0] not in ("postgres", "postgresql"),
+    reason="scaling out: Redis and PostgreSQL (CELERY_BROKER_URL, DATABASE_URL)",
+)
+def test_two_workers_on_two_hosts_share_one_run_and_count_every_game_once(
+    user, queue, workers, settings, monkeypatch
+):
+    """Two separate worker processes, as on two machines (hostnames of their own), on one
+    Redis and one PostgreSQL: the run's chunks are split between them, the chunk whose message
+    was lost is re-sent once though both reconcile, and every game counts once."""
+    assert connection.vendor == "postgresql"
+    settings.SIMULATION_CHUNK_SECONDS = 0.05
+    _lose_the_first_message(monkeypatch)
+    workers(queue, name=f"host-a-{queue}")
+    workers(queue, name=f"host-b-{queue}")
+    run, _ = services.run_create(owner=user, game="quickdraw", **_plan(3000))
+    assert run.chunk_count >= 8
+    wait_for(lambda: not SimulationRun.objects.get(pk=run.pk).is_active, timeout=120)
+    assert_counted_exactly_once(run.pk, 3000)
+    played_by = {w.split("@")[0] for w in ChunkResult.objects.filter(run=run).values_list(
+        "worker", flat=True
+    )}  # fmt: skip
+    assert played_by == {f"host-a-{queue}", f"host-b-{queue}"}
+    assert SimulationChunk.objects.get(run=run, index=0).sends == 2
 
 
 @pytest.mark.skipif(not REDIS, reason="only when the broker is Redis (CELERY_BROKER_URL)")
 def test_redis_restarted_mid_run_the_run_still_finishes(client, queue, workers, settings):
-    run_id = _run_until_some_chunks_done(client, queue, settings, 24_000)
+    run_id = _start_run(client, settings, 24_000)
     workers(queue)
     wait_for(lambda: ChunkResult.objects.filter(run_id=run_id).count() >= 2)
     subprocess.run(["redis-cli", "-h", "127.0.0.1", "shutdown", "nosave"], check=False)
@@ -215,7 +265,7 @@ def test_redis_restarted_mid_run_the_run_still_finishes(client, queue, workers, 
 
 
 def test_cancel_stops_a_running_run(client, queue, workers, settings):
-    run_id = _run_until_some_chunks_done(client, queue, settings, 60_000)
+    run_id = _start_run(client, settings, 60_000)
     workers(queue)
     wait_for(lambda: ChunkResult.objects.filter(run_id=run_id).exists())
     body = client.post(f"/api/v1/simulations/{run_id}/cancel/").json()
