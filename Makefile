@@ -4,13 +4,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
+# Where `make run` and `make dev` serve: http://127.0.0.1:$(PORT)
+PORT ?= 8000
 export PYTHONDONTWRITEBYTECODE := 1
 
 
-.PHONY: run setup install engine test test-slow test-fast lint schema check bench browser clean help
+.PHONY: run dev setup install engine test test-slow test-fast lint schema check bench browser clean help
 
 help:
-	@echo "make run    - set up and start the web server (127.0.0.1:8000) and a Celery worker"
+	@echo "make run    - set up and serve as production does (gunicorn, DEBUG off) on 127.0.0.1:$(PORT), plus a Celery worker"
+	@echo "make dev    - the same with Django's development server (DEBUG on, auto-reload)"
 	@echo "make test   - set up and run the whole test suite"
 	@echo "make lint   - ruff, import contract, migrations and OpenAPI schema checks"
 	@echo "make schema - regenerate docs/openapi.yaml"
@@ -37,13 +40,26 @@ engine: $(ENGINE_STAMP)
 install: $(STAMP) $(ENGINE_STAMP)
 
 setup: install
+	$(PY) manage.py ensure_database
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_catalogue
 	$(PY) manage.py create_demo_user
 
+# Served as in production: gunicorn with DEBUG off, static files collected for WhiteNoise.
 run: setup
-	@echo "Starting web (http://127.0.0.1:8000) and a Celery worker; Ctrl-C stops both."
-	$(BIN)/honcho start
+	$(PY) manage.py collectstatic --noinput
+	@echo "Starting web (http://127.0.0.1:$(PORT)) and a Celery worker; Ctrl-C stops both."
+	$(BIN)/honcho start --port $(PORT)
+
+# For developers: Django's runserver with DEBUG on and auto-reload, and the Procfile's other
+# processes as they are (its Procfile is made from the Procfile, so the two never drift apart).
+dev: setup var/Procfile.dev
+	@echo "Starting the development server (http://127.0.0.1:$(PORT)) and a Celery worker."
+	DJANGO_DEBUG=true $(BIN)/honcho start --procfile var/Procfile.dev --port $(PORT)
+
+var/Procfile.dev: Procfile
+	@mkdir -p $(@D)
+	{ echo 'web: $(PY) manage.py runserver 127.0.0.1:$${PORT:-8000}'; grep -v '^web:' Procfile; } > $@
 
 # Best effort: Debian's Chromium for the browser tests (they skip, saying why, without it).
 browser:

@@ -6,15 +6,17 @@ lists and trade matching, scans, and practice boosters. Thin: services write, se
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import BadRequest
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cards import collection_selectors, collection_services, scans
-from cards.api.collection_views import export_response
+from cards.api.collection_views import export_response, trade_matches_for
 from cards.collection_services import CollectionImportError, practice_booster
 from cards.models import Card, CardScan, CardSet, Collection, Condition, KickerChip, StarterDeck
 from cards.query import QuerySyntaxError
@@ -102,12 +104,28 @@ def collection_cards(request, pk: int):
     return render(request, template, context)
 
 
+def _same_site_path(request, url: str) -> bool:
+    """Whether `url` is a path on this site: a page may send a person back there, never off-site
+    (`https://evil.example/`, `//evil.example/`) nor to something that is not a path."""
+    return url.startswith("/") and url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+
+
 @login_required
 @require_POST
 def collection_adjust(request, pk: int, code: str):
-    """One click on + or -: answers the card's counter (htmx) or goes back to the grid."""
+    """One click on + or -: answers the card's counter (htmx) or goes back to the page it came
+    from (`next`, a path on this site; the grid when there is none; anything else is a 400)."""
     collection = _mine(request, pk)
     card = get_object_or_404(Card, code=code)
+    # Settled before anything is written: a `next` that is not a path on this site (off-site,
+    # `//host`, `javascript:`, a bare word) is a malformed request, refused with nothing counted.
+    back = request.POST.get("next") or reverse(
+        "cards:collection-cards", kwargs={"pk": collection.pk}
+    )
+    if not _same_site_path(request, back):
+        raise BadRequest("next is not a path on this site")
     delta = _int(request.POST.get("delta"))
     condition = request.POST.get("condition") or Condition.NEAR_MINT
     error = None
@@ -123,7 +141,7 @@ def collection_adjust(request, pk: int, code: str):
         return render(request, "cards/collections/_owned.html", context)
     if error:
         messages.error(request, error)
-    return redirect(request.POST.get("next") or "cards:collection-cards", pk=collection.pk)
+    return HttpResponseRedirect(back)
 
 
 @login_required
@@ -310,12 +328,15 @@ def collection_tradelist(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def wishlist(request):
     """Your wishlist; adding what you already own says so instead."""
+    entries = collection_selectors.wishlist(owner=request.user)
     if request.method == "POST":
-        if request.POST.get("remove"):
-            wish = get_object_or_404(
-                collection_selectors.wishlist(owner=request.user), pk=request.POST["remove"]
-            )
-            collection_services.wishlist_remove(entry=wish)
+        if "remove" in request.POST:
+            pk = _int(request.POST["remove"])
+            if pk is None:
+                messages.error(request, "Choose a wish to remove.")
+                context = {"entries": entries}
+                return render(request, "cards/collections/wishlist.html", context, status=400)
+            collection_services.wishlist_remove(entry=get_object_or_404(entries, pk=pk))
             return redirect("cards:wishlist")
         code = request.POST.get("code", "").strip().upper()
         card = Card.objects.filter(code=code).first()
@@ -334,7 +355,6 @@ def wishlist(request):
             except DomainError as exc:
                 messages.error(request, exc.detail)
         return redirect("cards:wishlist")
-    entries = collection_selectors.wishlist(owner=request.user)
     return render(request, "cards/collections/wishlist.html", {"entries": entries})
 
 
@@ -345,11 +365,8 @@ def trades(request):
     username = request.GET.get("user", "").strip()
     matches, them = None, None
     if username:
-        them = get_user_model().objects.filter(username=username).first()
-        if them is None:
-            messages.error(request, f"No user {username!r}.")
-        else:
-            matches = collection_selectors.trade_matches(me=request.user, them=them)
+        them = {"username": username}
+        matches = trade_matches_for(me=request.user, username=username)
     public = (
         Collection.objects.filter(trade_list_public=True)
         .exclude(owner=request.user)

@@ -1,5 +1,6 @@
-"""API plumbing shared by every app: one error shape, limit/offset pagination with a ceiling and
-django-filter's backend without its cost on requests that use no filter.
+"""API plumbing shared by every app: one error shape, a JSON parser with a nesting ceiling,
+limit/offset pagination with ceilings, the throttles, and django-filter's backend without its
+cost on requests that use no filter.
 
 Every error answers `{"errors": [{"code": ..., "detail": ..., "attr": ...}]}` (extra keys such
 as `position` or `line` may follow for a particular error). Domain errors raised by services
@@ -10,14 +11,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.conf import settings
+from django.core.exceptions import (
+    BadRequest,
+    PermissionDenied,
+    RequestDataTooBig,
+    SuspiciousOperation,
+)
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, HttpRequest, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django_filters import FilterSet
 from django_filters.rest_framework import DjangoFilterBackend
-from rest_framework import exceptions, pagination, status
+from rest_framework import exceptions, pagination, parsers, status, throttling
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.settings import api_settings
 
 
 class DomainError(Exception):
@@ -36,11 +45,125 @@ class DomainError(Exception):
         return {"code": self.code, "detail": self.detail, "attr": self.attr, **self.extra}
 
 
+def error_response(
+    status_code: int, code: str, detail: str, *, headers: dict[str, str] | None = None
+) -> JsonResponse:
+    """The one error shape, for answers made outside DRF's views (Django's error handlers, the
+    login lockout)."""
+    body = {"errors": [{"code": code, "detail": detail, "attr": None}]}
+    return JsonResponse(body, status=status_code, headers=headers)
+
+
+def too_large_detail() -> str:
+    return f"The request body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes."
+
+
+class NulCharacter(SuspiciousOperation):
+    """Text in a request (its path, query or body) holds a NUL character: no text Drifter keeps
+    can (PostgreSQL's text fields cannot store one), so the request is refused with a 400 before
+    anything looks it up."""
+
+    detail = "Text in a request may not contain the NUL character (U+0000)."
+
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def refuse_nul_characters(get_response):
+    """Middleware: a path, query string or form field holding a NUL is a 400 (the API's error
+    shape under /api/, the styled page elsewhere), before a view looks a code up with it. JSON
+    bodies are checked by `JSONParser`. (A form read here is read once: Django keeps it for the
+    view, and DRF takes it from there too.)"""
+
+    def middleware(request: HttpRequest):
+        fields = [request.GET]
+        if request.method == "POST" and request.content_type in FORM_TYPES:
+            try:
+                fields.append(request.POST)
+            except MultiPartParserError as error:
+                raise BadRequest(f"Multipart form parse error - {error}") from None
+        if "\x00" in request.path or any(
+            "\x00" in key or any("\x00" in value for value in values)
+            for query in fields
+            for key, values in query.lists()
+        ):
+            raise NulCharacter(NulCharacter.detail)
+        return get_response(request)
+
+    return middleware
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser, refusing documents nested deeper than `max_depth` and text holding a
+    NUL character (see `NulCharacter`) with a 400.
+
+    `json` gives up on a document nested past the interpreter's recursion limit with a
+    RecursionError, which DRF lets through as a 500; and a document nested just under that limit
+    parses, only for the first recursive walk over it (DRF's error details, a serializer) to
+    overflow instead. No request body of this API nests more than a handful of levels.
+    """
+
+    max_depth = 32
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        too_deep = exceptions.ParseError(
+            f"JSON parse error - nested more than {self.max_depth} levels deep."
+        )
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise too_deep from None
+        if _nested_deeper_than(data, self.max_depth):
+            raise too_deep
+        if _holds_nul(data):
+            raise exceptions.ParseError(f"JSON parse error - {NulCharacter.detail}")
+        return data
+
+
+def _holds_nul(data: Any) -> bool:
+    """Whether any string in `data` (an object's keys too) holds a NUL; walked level by level
+    (the depth is already bounded)."""
+    level = [data]
+    while level:
+        deeper: list = []
+        for node in level:
+            if type(node) is str:
+                if "\x00" in node:
+                    return True
+            elif type(node) is dict:
+                deeper += node.keys()
+                deeper += node.values()
+            elif type(node) is list:
+                deeper += node
+        level = deeper
+    return False
+
+
+def _nested_deeper_than(data: Any, limit: int) -> bool:
+    """Whether lists and objects in `data` nest more than `limit` levels (walked level by level,
+    not recursively, so the walk itself cannot overflow)."""
+    containers = (dict, list)  # what json.loads makes; exact types are the fast test
+    level = [data] if type(data) in containers else []
+    for _ in range(limit):
+        deeper: list = []
+        for node in level:
+            children = node.values() if type(node) is dict else node
+            deeper += [child for child in children if type(child) in containers]
+        if not deeper:
+            return False
+        level = deeper
+    return True
+
+
 class LimitOffsetPagination(pagination.LimitOffsetPagination):
-    """`?limit=&offset=`; limit defaults to 50 and may not exceed 200 (a larger one is a 400)."""
+    """`?limit=&offset=`; limit defaults to 50 and may not exceed 200, offset may not exceed a
+    billion (either out of bounds is a 400). The offset's ceiling is past any list Drifter holds
+    and keeps `OFFSET` inside the databases' 64-bit integers (beyond them SQLite fails with
+    "datatype mismatch")."""
 
     default_limit = 50
     max_limit = 200
+    max_offset = 1_000_000_000
 
     def paginate_queryset(self, queryset, request, view=None):
         """The page first, then the count only when the page cannot tell it.
@@ -85,9 +208,79 @@ class LimitOffsetPagination(pagination.LimitOffsetPagination):
             value = int(raw)
         except ValueError:
             raise exceptions.ValidationError({"offset": ["A whole number is required."]}) from None
-        if value < 0:
-            raise exceptions.ValidationError({"offset": ["Must be 0 or more."]})
+        if not 0 <= value <= self.max_offset:
+            raise exceptions.ValidationError(
+                {"offset": [f"Must be between 0 and {self.max_offset:,}."]}
+            )
         return value
+
+
+class _SettingsThrottle(throttling.SimpleRateThrottle):
+    """A DRF rate throttle that reads its rate from settings on every request (DRF's own read
+    them once, at import, so neither an override nor a test could change them) and that
+    `THROTTLE_ENABLED = False` turns off."""
+
+    def __init__(self) -> None:
+        self.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
+        super().__init__()
+
+    def allow_request(self, request, view) -> bool:
+        return not settings.THROTTLE_ENABLED or super().allow_request(request, view)
+
+
+class AnonThrottle(_SettingsThrottle, throttling.AnonRateThrottle):
+    """Every anonymous API request, counted per client address (`anon`)."""
+
+
+class UserThrottle(_SettingsThrottle, throttling.UserRateThrottle):
+    """Every API request of a signed-in user, counted per user (`user`)."""
+
+
+class SignUpThrottle(_SettingsThrottle, throttling.AnonRateThrottle):
+    """Sign-ups (a Django page, not DRF), counted per client address (`signup`)."""
+
+    scope = "signup"
+
+
+class CostlyWriteThrottle(_SettingsThrottle):
+    """Stricter budgets, on top of `anon` and `user`, for the writes that guess passwords or
+    start long jobs: creating an API token (`tokens`) and starting a simulation run
+    (`simulations`), counted per user, or per client address when anonymous.
+
+    Keyed by route so that one list says what is costly, and only unsafe methods count:
+    polling a run is not starting one.
+    """
+
+    route_scopes = {
+        "api:token-create": "tokens",
+        "api:simulation-list": "simulations",
+        "api:draftpod-simulate": "simulations",
+    }
+
+    def __init__(self) -> None:  # the scope, and so the rate, depends on the request
+        self.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
+
+    def allow_request(self, request, view) -> bool:
+        match = request.resolver_match
+        if request.method in SAFE_METHODS or match is None:
+            return True
+        self.scope = self.route_scopes.get(match.view_name)
+        if self.scope is None:
+            return True
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        return super().allow_request(request, view)
+
+    def get_cache_key(self, request, view) -> str:
+        user = request.user
+        ident = user.pk if user and user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+def client_address(request: HttpRequest) -> str | None:
+    """The client's address as the throttles see it (`REMOTE_ADDR`, or the entry `NUM_PROXIES`
+    from the end of `X-Forwarded-For`); the login lockout uses it too, so both agree."""
+    return throttling.BaseThrottle().get_ident(request)
 
 
 class FilterBackend(DjangoFilterBackend):
@@ -152,8 +345,15 @@ def _flatten(detail: Any, attr: str | None = None) -> list[dict[str, Any]]:
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     """DRF's handler, reshaped into the one error shape; domain errors become 400s."""
+    # Imported here: rest_framework.views reads the parser and throttle classes of this module
+    # from the settings when it is first imported.
+    from rest_framework.views import exception_handler as drf_exception_handler
+
     if isinstance(exc, DomainError):
         return Response({"errors": [exc.as_error()]}, status=exc.status)
+    if isinstance(exc, RequestDataTooBig):
+        error = {"code": "too_large", "detail": too_large_detail(), "attr": None}
+        return Response({"errors": [error]}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else exc.messages

@@ -2,11 +2,15 @@
 
 With no environment at all Drifter runs on SQLite (WAL, immediate transactions) and Celery's
 `filesystem://` broker under ./var. Set DATABASE_URL and CELERY_BROKER_URL for PostgreSQL and
-Redis; set DJANGO_DEBUG=false plus a real SECRET_KEY and ALLOWED_HOSTS for production
+Redis. DEBUG is off unless DJANGO_DEBUG=true (`make dev`); without SECRET_KEY a key is made once
+into var/secret_key. A deployment sets ALLOWED_HOSTS, which turns on the HTTPS hardening
 (`manage.py check --deploy` passes then). See docs/operations.md.
 """
 
+import contextlib
 import os
+import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -17,12 +21,38 @@ VAR_DIR = Path(environ.Env().str("DRIFTER_VAR_DIR", default=str(BASE_DIR / "var"
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
-DEBUG = env.bool("DJANGO_DEBUG", default=True)
-SECRET_KEY = env.str(
-    "SECRET_KEY", default="drifter-dev-only-not-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
-)
-ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+# Off unless asked for: `make run` serves as production does; `make dev` sets DJANGO_DEBUG=true.
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+
+
+def _secret_key_file(path: Path) -> str:
+    """The key kept in `path`, made once with Django's generator on the first start.
+
+    Written to a private temporary file and hard-linked into place, so that processes starting
+    together (gunicorn workers, the Celery worker) all end up reading the one key that won.
+    """
+    from django.core.management.utils import get_random_secret_key
+
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".secret_key-")  # mode 0600
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(get_random_secret_key())
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp, path)
+        finally:
+            os.unlink(tmp)
+    return path.read_text().strip()
+
+
+SECRET_KEY = env.str("SECRET_KEY", default="") or _secret_key_file(VAR_DIR / "secret_key")
+LOCAL_HOSTS = ["127.0.0.1", "localhost", "[::1]", "testserver"]
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=LOCAL_HOSTS)
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# Served over HTTPS (secure cookies, HSTS, the redirect; with DEBUG off): by default whenever a
+# host beyond this machine is allowed, so `make run` on http://127.0.0.1 keeps working.
+DRIFTER_HTTPS = env.bool("DRIFTER_HTTPS", default=not set(ALLOWED_HOSTS) <= set(LOCAL_HOSTS))
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -38,6 +68,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "axes",
     "config.apps.AccountsConfig",
     "cards",
     "decks",
@@ -46,6 +77,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A NUL in a path or query is a 400 before any view looks a code up with it.
+    "config.api.refuse_nul_characters",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -53,6 +87,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: turns a locked-out log-in into the lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -105,13 +141,43 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# --- Throttling and login protection (docs/operations.md). The API's rates are in
+# REST_FRAMEWORK below; false turns every throttle off (load tests; the test suite).
+THROTTLE_ENABLED = env.bool("THROTTLE_ENABLED", default=True)
+# django-axes: after LOGIN_FAILURE_LIMIT wrong passwords for a username from one client address
+# (log-in page, admin, POST /api/v1/tokens/), that pair is refused, even with the right password,
+# until LOGIN_COOLOFF_MINUTES pass without another try. By username and address together, so
+# that nobody can lock a user out from everywhere by guessing wrong on purpose.
+AUTHENTICATION_BACKENDS = [
+    "config.auth.LockoutBackend",  # first: refuses a locked-out pair before any password check
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_ENABLED = env.bool("LOGIN_LOCKOUT_ENABLED", default=True)
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "config.api.client_address"
+AXES_LOCKOUT_CALLABLE = "config.views.login_locked_out"
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # failures are kept (that is the lockout); successes need not be
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# Static files are served by WhiteNoise in every mode, gzipped by `collectstatic` (which
+# `make run` runs). Unhashed names: a template renders without a collected manifest (the tests
+# never collect) and a browser revalidates after WhiteNoise's 60 s.
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns of a missing one until collected
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+# /favicon.ico, which browsers ask for whatever the page links.
+WHITENOISE_ROOT = BASE_DIR / "config" / "root"
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(VAR_DIR / "media")))
 FIXTURES_DIR = BASE_DIR / "fixtures"
@@ -136,16 +202,39 @@ REST_FRAMEWORK = {
         "config.api.FilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON bodies only: one content type per body, which generated clients need. The upload
+    # endpoints (card scans, collection CSV import) take multipart themselves.
+    "DEFAULT_PARSER_CLASSES": ["config.api.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"anon": "10000/hour", "user": "100000/hour"},
+    # Rates are "N/s|min|hour|day", per client address (anonymous) or per user; see
+    # "Throttling and login protection" in docs/operations.md. THROTTLE_ENABLED (above) turns
+    # them all off.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "config.api.AnonThrottle",
+        "config.api.UserThrottle",
+        "config.api.CostlyWriteThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("THROTTLE_ANON", default="120/min"),
+        "user": env.str("THROTTLE_USER", default="1200/min"),
+        "tokens": env.str("THROTTLE_TOKENS", default="20/hour"),
+        "signup": env.str("THROTTLE_SIGNUP", default="10/hour"),
+        "simulations": env.str("THROTTLE_SIMULATIONS", default="30/hour"),
+    },
+    # Proxies in front of Drifter that append to X-Forwarded-For; 0 trusts only REMOTE_ADDR, so
+    # a client cannot pick its own address by sending the header.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Drifter API",
     "DESCRIPTION": (
         "The High Stakes Drifter catalogue, decks, collections and deck simulations. "
-        'Errors always have the shape {"errors": [{"code", "detail", "attr"}]}.'
+        'Errors always have the shape {"errors": [{"code", "detail", "attr"}]} (`ErrorList`). '
+        "Reading the catalogue needs nothing; everything you own needs "
+        "`Authorization: Token <key>` (a key from `POST /api/v1/tokens/`) or a session. "
+        "Guide: docs/api.md."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -153,6 +242,26 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Tags and operation ids by area (config/schema.py): a generated client's modules.
+    "TAGS": [
+        {"name": "cards", "description": "The catalogue: cards, sets, kicker chips."},
+        {"name": "decks", "description": "Decks, validation, sealed pools and draft pods."},
+        {"name": "collections", "description": "Collections, wishlist, trade lists and matching."},
+        {"name": "simulations", "description": "Simulation runs and their results."},
+        {"name": "games", "description": "The games a run can play and its sampled games."},
+        {"name": "tokens", "description": "API tokens."},
+    ],
+    # One name per choice set, so that generated clients get one enum type for each.
+    "ENUM_NAME_OVERRIDES": {
+        "StatEnum": "cards.models.KickerChip.Stat",
+        "CardTypeEnum": "cards.models.Card.Type",
+        "CardSetKindEnum": "cards.models.CardSet.Kind",
+        "PoolKindEnum": "decks.models.Pool.Kind",
+        "DraftStatusEnum": "decks.models.DraftPod.Status",
+        "RunKindEnum": "simulator.models.SimulationRun.Kind",
+        "RunStatusEnum": "simulator.models.SimulationRun.Status",
+        "PutIntoPlayEnum": ["dude", "gear"],
+    },
 }
 
 # --- Celery: JSON only, late acks, prefetch 1, time limits. The embedded default broker is the
@@ -191,17 +300,19 @@ CACHES = {
     "default": env.cache("CACHE_URL", default="locmemcache://"),
 }
 
-# --- Production hardening: applied whenever DEBUG is off.
+# --- Production hardening: applied whenever DEBUG is off; the HTTPS part only when served over
+# HTTPS (DRIFTER_HTTPS above), since secure cookies never come back over plain http.
 if not DEBUG:
-    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
+    if DRIFTER_HTTPS:
+        SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+        SESSION_COOKIE_SECURE = True
+        CSRF_COOKIE_SECURE = True
+        SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
+        SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+        SECURE_HSTS_PRELOAD = True
 
 LOGGING = {
     "version": 1,

@@ -1,27 +1,46 @@
-"""Site-wide pages: home with worker status, sign-up, API tokens."""
+"""Site-wide pages: home with worker status, sign-up, log-in lockout, API tokens; and Django's
+error handlers, which answer in the API's error shape under /api/."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
+from axes.helpers import get_cool_off
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import authenticate, login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import RequestDataTooBig
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.views import defaults
 from django.views.decorators.http import require_http_methods, require_POST
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import permissions, serializers
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import exceptions, permissions, serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.response import Response
 
 from cards.models import Card, CardSet
+from config.api import (
+    DomainError,
+    NulCharacter,
+    SignUpThrottle,
+    error_response,
+    too_large_detail,
+)
+from config.schema import errors
 from simulator.models import WorkerPing
 from simulator.services import worker_ping_send
 
 PING_FRESH = timedelta(seconds=30)
+
+
+def _api(request: HttpRequest) -> bool:
+    """Whether the request is the API's, which answers every error in its one shape."""
+    return request.path_info.startswith("/api/")
 
 
 def home(request):
@@ -45,11 +64,18 @@ def worker_status(request, ping_id: int):
 @require_http_methods(["GET", "POST"])
 def signup(request):
     form = UserCreationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to Drifter, {user.username}.")
-        return redirect("home")
+    if request.method == "POST":
+        throttle = SignUpThrottle()
+        if not throttle.allow_request(request, None):
+            form.add_error(None, "Too many sign-ups from here. Try again later.")
+            page = render(request, "registration/signup.html", {"form": form}, status=429)
+            page["Retry-After"] = str(round(throttle.wait() or 0))
+            return page
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome to Drifter, {user.username}.")
+            return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
 
 
@@ -59,27 +85,105 @@ def tokens(request):
     return render(request, "registration/tokens.html", {"token": token})
 
 
+def login_locked_out(
+    request: HttpRequest, response: HttpResponse | None, credentials
+) -> HttpResponse:
+    """django-axes' answer once a username has failed too often from one address: 429 with
+    `Retry-After`, as the API's error shape under /api/ and as the log-in page elsewhere."""
+    cool_off = get_cool_off(request) or timedelta(0)
+    minutes = max(1, round(cool_off.total_seconds() / 60))
+    detail = (
+        "Too many failed log-ins for this username from here. "
+        f"Try again in {minutes} minute{'s' if minutes != 1 else ''}."
+    )
+    retry_after = str(round(cool_off.total_seconds()))
+    if _api(request):
+        return error_response(429, "throttled", detail, headers={"Retry-After": retry_after})
+    username = (credentials or {}).get("username") or request.POST.get("username", "")
+    form = AuthenticationForm(request, initial={"username": username})
+    context = {"form": form, "locked_out": detail, "next": request.POST.get("next", "")}
+    page = render(request, "registration/login.html", context, status=429)
+    page["Retry-After"] = retry_after
+    return page
+
+
+@transaction.atomic
+def _token_replace(*, user) -> Token:
+    """A new API token for `user`; the old one stops working."""
+    Token.objects.filter(user=user).delete()
+    return Token.objects.create(user=user)
+
+
 @login_required
 @require_POST
 def token_rotate(request):
-    Token.objects.filter(user=request.user).delete()
-    Token.objects.create(user=request.user)
+    _token_replace(user=request.user)
     messages.success(request, "A new API token was created; the old one no longer works.")
     return redirect("tokens")
 
 
+class TokenCredentialsSerializer(serializers.Serializer):
+    """A username and its password; or neither, to replace the token of the logged-in user."""
+
+    username = serializers.CharField(max_length=150, required=False)
+    password = serializers.CharField(
+        max_length=4096, required=False, trim_whitespace=False, write_only=True
+    )
+
+    def validate(self, attrs: dict) -> dict:
+        missing = [name for name in ("username", "password") if attrs and name not in attrs]
+        if missing:
+            raise serializers.ValidationError(
+                {name: [self.error_messages["required"]] for name in missing}, code="required"
+            )
+        return attrs
+
+
 @extend_schema(
-    request=None,
-    responses=inline_serializer("TokenOut", {"token": serializers.CharField()}),
-    description="Create (or replace) the API token of the logged-in user. The old token stops "
-    "working. Send it as `Authorization: Token <key>`.",
+    summary="Create (or replace) your API token",
+    request=TokenCredentialsSerializer,
+    parameters=[
+        OpenApiParameter(
+            "Retry-After",
+            int,
+            OpenApiParameter.HEADER,
+            response=[429],
+            description="Seconds to wait before trying again.",
+        )
+    ],
+    responses={
+        201: inline_serializer("TokenOut", {"token": serializers.CharField()}),
+        400: errors("`invalid_credentials`: a wrong username or password; or a missing field."),
+        401: errors("No username and password, and no session or token to rotate."),
+        429: errors(
+            "`throttled`: too many tokens asked for from this address or user (the `tokens` "
+            "rate), or too many wrong passwords for this username from this address (the "
+            "log-in lockout). Try again after `Retry-After` seconds."
+        ),
+    },
+    description=(
+        'Send `{"username", "password"}` to get a token without a browser, or no body while '
+        "logged in (session or token). Either way the user's old token stops working. Send the "
+        "token as `Authorization: Token <key>`. Throttled (the `tokens` rate); wrong passwords "
+        "count towards the log-in lockout, as on the log-in page."
+    ),
 )
 @api_view(["POST"])
-@permission_classes([permissions.IsAuthenticated])
+@permission_classes([permissions.AllowAny])
 def api_token_create(request):
-    Token.objects.filter(user=request.user).delete()
-    token = Token.objects.create(user=request.user)
-    return Response({"token": token.key}, status=201)
+    credentials = TokenCredentialsSerializer(data=request.data)
+    credentials.is_valid(raise_exception=True)
+    if credentials.validated_data:
+        # The HttpRequest, not DRF's: django-axes marks a locked-out pair on it, and its
+        # middleware then answers 429 (`login_locked_out`) in place of this view's 400.
+        user = authenticate(request._request, **credentials.validated_data)
+        if user is None:
+            raise DomainError("Wrong username or password.", code="invalid_credentials")
+    elif request.user.is_authenticated:
+        user = request.user
+    else:
+        raise exceptions.NotAuthenticated()
+    return Response({"token": _token_replace(user=user).key}, status=201)
 
 
 def healthz(request):
@@ -90,3 +194,34 @@ def healthz(request):
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"status": "ok"})
+
+
+# --- Django's error handlers (DEBUG off): under /api/ every answer is the error shape.
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not _api(request):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return error_response(413, "too_large", too_large_detail())
+    if isinstance(exception, NulCharacter):
+        return error_response(400, "bad_request", NulCharacter.detail)
+    return error_response(400, "bad_request", "The request could not be read.")
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not _api(request):
+        return defaults.permission_denied(request, exception)
+    return error_response(403, "permission_denied", "You may not do that.")
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not _api(request):
+        return defaults.page_not_found(request, exception)
+    return error_response(404, "not_found", "No such endpoint or object.")
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if not _api(request):
+        return defaults.server_error(request)
+    return error_response(500, "server_error", "Something went wrong on our side.")

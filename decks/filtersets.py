@@ -2,10 +2,11 @@
 
 import django_filters
 
+from cards.filtersets import FilterSet
 from decks.models import Deck, DraftPod, Pool
 
 
-class DeckFilterSet(django_filters.FilterSet):
+class DeckFilterSet(FilterSet):
     fmt = django_filters.CharFilter(
         field_name="format", help_text="Exact format, e.g. stud+on_your_lonesome."
     )
@@ -21,13 +22,13 @@ class DeckFilterSet(django_filters.FilterSet):
         fields = ["fmt", "variant", "name", "is_public", "pool"]
 
 
-class PoolFilterSet(django_filters.FilterSet):
+class PoolFilterSet(FilterSet):
     class Meta:
         model = Pool
         fields = ["kind"]
 
 
-class DraftPodFilterSet(django_filters.FilterSet):
+class DraftPodFilterSet(FilterSet):
     class Meta:
         model = DraftPod
         fields = ["status"]

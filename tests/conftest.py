@@ -17,6 +17,16 @@ def django_db_setup(django_db_setup, django_db_blocker):
         catalogue_load()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_throttling():
+    """The suite makes many requests, and its API fuzzing guesses passwords: the throttles and
+    the log-in lockout stay off, except where tests/test_throttling.py turns them on."""
+    from django.test import override_settings
+
+    with override_settings(THROTTLE_ENABLED=False, AXES_ENABLED=False):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """Each test starts with an empty cache (cached API answers must not leak across tests)."""

@@ -48,9 +48,11 @@ def test_token_page_creates_and_replaces_a_token(client, user):
     assert Token.objects.get(user=user).key != first
 
 
-def test_token_endpoint_needs_a_logged_in_user(api_client):
+def test_token_endpoint_needs_credentials_or_a_logged_in_user(api_client):
     response = api_client.post("/api/v1/tokens/")
-    assert response.status_code in (401, 403)
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
+    assert response.json()["errors"][0]["code"] == "not_authenticated"
     assert Token.objects.count() == 0
 
 
@@ -68,3 +70,37 @@ def test_a_wrong_token_is_a_401_in_the_error_shape(api_client, db):
     response = api_client.get("/api/v1/cards/")
     assert response.status_code == 401
     assert response.json()["errors"][0]["code"] == "authentication_failed"
+
+
+def test_a_username_and_password_get_a_working_token(api_client, user):
+    response = api_client.post(
+        "/api/v1/tokens/",
+        {"username": user.username, "password": "saddle-up-partner-1"},
+        format="json",
+    )
+    assert response.status_code == 201
+    key = response.json()["token"]
+    assert Token.objects.get(user=user).key == key
+    other = APIClient()
+    other.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert other.get("/api/v1/decks/").status_code == 200
+
+
+def test_a_new_token_by_password_replaces_the_old_one(api_client, user):
+    body = {"username": user.username, "password": "saddle-up-partner-1"}
+    first = api_client.post("/api/v1/tokens/", body, format="json").json()["token"]
+    second = api_client.post("/api/v1/tokens/", body, format="json").json()["token"]
+    assert first != second
+    old = APIClient()
+    old.credentials(HTTP_AUTHORIZATION=f"Token {first}")
+    assert old.get("/api/v1/decks/").status_code == 401
+
+
+def test_an_inactive_user_gets_no_token(api_client, user):
+    user.is_active = False
+    user.save()
+    body = {"username": user.username, "password": "saddle-up-partner-1"}
+    response = api_client.post("/api/v1/tokens/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "invalid_credentials"
+    assert not Token.objects.exists()

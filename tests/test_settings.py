@@ -1,4 +1,5 @@
-"""Settings: embedded defaults with no environment, production hardening with DEBUG off."""
+"""Settings: embedded defaults with no environment, DEBUG off unless asked for, HTTPS hardening
+when served beyond this machine."""
 
 from __future__ import annotations
 
@@ -74,3 +75,68 @@ def test_production_settings_pass_check_deploy():
         cwd=BASE_DIR, env=env, capture_output=True, text=True,
     )  # fmt: skip
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+SERVING = (
+    "import json, django; django.setup(); from django.conf import settings as s; "
+    "print(json.dumps({n: getattr(s, n) for n in ('DEBUG', 'SECRET_KEY', 'ALLOWED_HOSTS', "
+    "'SECURE_SSL_REDIRECT', 'SESSION_COOKIE_SECURE', 'CSRF_COOKIE_SECURE', "
+    "'SECURE_HSTS_SECONDS')}))"
+)
+OPERATOR_CHOICES = ("DJANGO_DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DRIFTER_HTTPS", "DATABASE_URL")
+
+
+def _serving_settings(var_dir: Path, **env: str) -> dict:
+    """Settings as a process started with only `env` set (and its own var/) sees them."""
+    clean = {k: v for k, v in os.environ.items() if k not in OPERATOR_CHOICES}
+    clean.update(env, DJANGO_SETTINGS_MODULE="config.settings", DRIFTER_VAR_DIR=str(var_dir))
+    out = subprocess.run(
+        [sys.executable, "-c", SERVING], cwd=BASE_DIR, env=clean, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_with_no_environment_debug_is_off_and_a_secret_key_is_made_once_into_var(tmp_path):
+    first = _serving_settings(tmp_path)
+    again = _serving_settings(tmp_path)
+
+    key_file = tmp_path / "secret_key"
+    assert first["DEBUG"] is False
+    assert first["SECRET_KEY"] == key_file.read_text().strip()
+    assert len(first["SECRET_KEY"]) >= 50
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    assert again["SECRET_KEY"] == first["SECRET_KEY"]
+    assert _serving_settings(tmp_path / "elsewhere")["SECRET_KEY"] != first["SECRET_KEY"]
+    given = _serving_settings(tmp_path / "given", SECRET_KEY="k" * 50)
+    assert given["SECRET_KEY"] == "k" * 50
+    assert not (tmp_path / "given" / "secret_key").exists()
+
+
+def test_served_on_this_machine_over_http_cookies_are_not_secure_and_nothing_redirects(tmp_path):
+    s = _serving_settings(tmp_path, DJANGO_DEBUG="false")
+
+    assert s["DEBUG"] is False
+    assert {"127.0.0.1", "localhost"} <= set(s["ALLOWED_HOSTS"])
+    assert (s["SECURE_SSL_REDIRECT"], s["SESSION_COOKIE_SECURE"], s["CSRF_COOKIE_SECURE"]) == (
+        False, False, False
+    )  # fmt: skip
+    assert s["SECURE_HSTS_SECONDS"] == 0
+
+
+def test_a_deployment_host_turns_on_https_redirect_secure_cookies_and_hsts(tmp_path):
+    s = _serving_settings(tmp_path, ALLOWED_HOSTS="drifter.example.com")
+
+    assert s["DEBUG"] is False
+    assert (s["SECURE_SSL_REDIRECT"], s["SESSION_COOKIE_SECURE"], s["CSRF_COOKIE_SECURE"]) == (
+        True, True, True
+    )  # fmt: skip
+    assert s["SECURE_HSTS_SECONDS"] == 31536000
+
+
+def test_drifter_https_says_whether_it_is_served_over_https_whatever_the_hosts(tmp_path):
+    plain = _serving_settings(tmp_path, ALLOWED_HOSTS="drifter.lan", DRIFTER_HTTPS="false")
+    proxied = _serving_settings(tmp_path, DRIFTER_HTTPS="true")
+
+    assert (plain["SESSION_COOKIE_SECURE"], plain["SECURE_SSL_REDIRECT"]) == (False, False)
+    assert (proxied["SESSION_COOKIE_SECURE"], proxied["SECURE_SSL_REDIRECT"]) == (True, True)
