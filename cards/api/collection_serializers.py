@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from cards.models import (
@@ -18,11 +18,12 @@ from cards.models import (
     WishlistEntry,
 )
 from cards.models.collection import MAX_QUANTITY
+from config.schema import StrictJSON
 
 CARD_CODE = serializers.SlugRelatedField  # cards and chips are named by their printed code
 
 
-class CollectionSerializer(serializers.ModelSerializer):
+class CollectionSerializer(StrictJSON, serializers.ModelSerializer):
     card_count = serializers.IntegerField(read_only=True, default=0)
     chip_count = serializers.IntegerField(read_only=True, default=0)
     owner = serializers.CharField(source="owner.username", read_only=True)
@@ -41,7 +42,7 @@ class CollectionSerializer(serializers.ModelSerializer):
         read_only_fields = ["id", "created_at"]
 
 
-class CollectionEntrySerializer(serializers.ModelSerializer):
+class CollectionEntrySerializer(StrictJSON, serializers.ModelSerializer):
     card = CARD_CODE(slug_field="code", queryset=Card.objects.all())
     name = serializers.CharField(source="card.name", read_only=True)
     quantity = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY)
@@ -51,7 +52,7 @@ class CollectionEntrySerializer(serializers.ModelSerializer):
         fields = ["id", "card", "name", "condition", "quantity", "notes", "acquired_on"]
 
 
-class CollectionEntryUpdateSerializer(serializers.Serializer):
+class CollectionEntryUpdateSerializer(StrictJSON, serializers.Serializer):
     """A PATCH: quantity 0 deletes the entry."""
 
     quantity = serializers.IntegerField(min_value=0, max_value=MAX_QUANTITY, required=False)
@@ -59,7 +60,7 @@ class CollectionEntryUpdateSerializer(serializers.Serializer):
     acquired_on = serializers.DateField(required=False)
 
 
-class CollectionChipSerializer(serializers.ModelSerializer):
+class CollectionChipSerializer(StrictJSON, serializers.ModelSerializer):
     kicker_chip = CARD_CODE(slug_field="code", queryset=KickerChip.objects.all())
     quantity = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY)
 
@@ -68,18 +69,32 @@ class CollectionChipSerializer(serializers.ModelSerializer):
         fields = ["id", "kicker_chip", "quantity", "notes"]
 
 
-class CollectionChipUpdateSerializer(serializers.Serializer):
+class CollectionChipUpdateSerializer(StrictJSON, serializers.Serializer):
     quantity = serializers.IntegerField(min_value=0, max_value=MAX_QUANTITY, required=False)
     notes = serializers.CharField(max_length=500, allow_blank=True, required=False)
 
 
-class CollectionAdjustSerializer(serializers.Serializer):
+@extend_schema_field(
+    {
+        "type": "integer",
+        "minimum": -MAX_QUANTITY,
+        "maximum": MAX_QUANTITY,
+        "not": {"enum": [0]},
+        "description": "Copies to add (more than 0) or take out (less than 0); never 0.",
+    }
+)
+class DeltaField(serializers.IntegerField):
+    def __init__(self, **kwargs):
+        super().__init__(min_value=-MAX_QUANTITY, max_value=MAX_QUANTITY, **kwargs)
+
+
+class CollectionAdjustSerializer(StrictJSON, serializers.Serializer):
     """One click: add (delta > 0) or take out (delta < 0) copies of a card or a chip."""
 
     card = CARD_CODE(slug_field="code", queryset=Card.objects.all(), required=False)
     kicker_chip = CARD_CODE(slug_field="code", queryset=KickerChip.objects.all(), required=False)
     condition = serializers.ChoiceField(choices=Condition.choices, default=Condition.NEAR_MINT)
-    delta = serializers.IntegerField(min_value=-MAX_QUANTITY, max_value=MAX_QUANTITY)
+    delta = DeltaField()
 
     def validate(self, attrs):
         if ("card" in attrs) == ("kicker_chip" in attrs):
@@ -87,6 +102,29 @@ class CollectionAdjustSerializer(serializers.Serializer):
         if attrs["delta"] == 0:
             raise serializers.ValidationError({"delta": "delta may not be 0."})
         return attrs
+
+
+class AdjustCardSerializer(StrictJSON, serializers.Serializer):
+    """Copies of a card, in one condition."""
+
+    card = CARD_CODE(slug_field="code", queryset=Card.objects.all())
+    condition = serializers.ChoiceField(choices=Condition.choices, default=Condition.NEAR_MINT)
+    delta = DeltaField()
+
+
+class AdjustChipSerializer(StrictJSON, serializers.Serializer):
+    """Copies of a kicker chip."""
+
+    kicker_chip = CARD_CODE(slug_field="code", queryset=KickerChip.objects.all())
+    delta = DeltaField()
+
+
+# What the schema says `adjust` takes: a card or a kicker chip, never both (oneOf).
+COLLECTION_ADJUST_REQUEST = PolymorphicProxySerializer(
+    component_name="CollectionAdjust",
+    serializers=[AdjustCardSerializer, AdjustChipSerializer],
+    resource_type_field_name=None,
+)
 
 
 class CollectionAdjustResultSerializer(serializers.Serializer):
@@ -148,7 +186,7 @@ class TradelistCardSerializer(serializers.ModelSerializer):
         ]
 
 
-class TradeKeepSerializer(serializers.Serializer):
+class TradeKeepSerializer(StrictJSON, serializers.Serializer):
     card = CARD_CODE(slug_field="code", queryset=Card.objects.all())
     keep = serializers.IntegerField(
         min_value=0,
@@ -172,20 +210,17 @@ class CollectionImportResultSerializer(serializers.Serializer):
     mode = serializers.CharField()
 
 
-class CollectionImportErrorItemSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    detail = serializers.CharField()
-    attr = serializers.CharField(allow_null=True)
-    line = serializers.IntegerField(help_text="Line in the file (1 is the header).")
-    column = serializers.CharField(allow_null=True)
-
-
-class CollectionImportErrorSerializer(serializers.Serializer):
-    errors = CollectionImportErrorItemSerializer(many=True)
+class OpenedContentsSerializer(serializers.Serializer):
+    cards = serializers.DictField(child=serializers.IntegerField(), help_text="{code: copies}.")
+    kicker_chips = serializers.DictField(
+        child=serializers.IntegerField(), help_text="{code: copies}."
+    )
+    condition = serializers.ChoiceField(choices=Condition.choices)
 
 
 class ProductOpeningSerializer(serializers.ModelSerializer):
     kind = serializers.CharField(read_only=True, help_text="booster or starter")
+    contents = OpenedContentsSerializer(read_only=True)
     set = serializers.CharField(source="card_set.code", read_only=True)
     starter = serializers.CharField(source="starter.code", read_only=True, allow_null=True)
 
@@ -194,7 +229,7 @@ class ProductOpeningSerializer(serializers.ModelSerializer):
         fields = ["id", "kind", "set", "starter", "contents", "opened_at"]
 
 
-class ProductOpeningCreateSerializer(serializers.Serializer):
+class ProductOpeningCreateSerializer(StrictJSON, serializers.Serializer):
     """A starter (contents from the catalogue) or a booster of `set` with what was in it."""
 
     starter = CARD_CODE(slug_field="code", queryset=StarterDeck.objects.all(), required=False)
@@ -210,7 +245,7 @@ class ProductOpeningCreateSerializer(serializers.Serializer):
     condition = serializers.ChoiceField(choices=Condition.choices, default=Condition.NEAR_MINT)
 
 
-class WishlistSerializer(serializers.ModelSerializer):
+class WishlistSerializer(StrictJSON, serializers.ModelSerializer):
     card = CARD_CODE(
         slug_field="code", queryset=Card.objects.all(), required=False, allow_null=True
     )
@@ -227,7 +262,7 @@ class WishlistSerializer(serializers.ModelSerializer):
         read_only_fields = ["id", "created_at"]
 
 
-class WishlistUpdateSerializer(serializers.Serializer):
+class WishlistUpdateSerializer(StrictJSON, serializers.Serializer):
     quantity = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY)
 
 

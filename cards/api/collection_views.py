@@ -21,7 +21,7 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -38,11 +38,10 @@ from cards.models import (
     WishlistEntry,
 )
 from config.api import DomainError
+from config.schema import ERRORS, errors
 
-ERRORS = OpenApiResponse(description='{"errors": [{"code", "detail", "attr"}]}')
-IMPORT_ERRORS = OpenApiResponse(
-    s.CollectionImportErrorSerializer, description="Every bad row, with its line and column."
-)
+IMPORT_ERRORS = errors("Every bad row, with its `line` and `column`, or a bad form field.")
+BUSY = errors("`busy`: another request is changing the same entry just now; try again.")
 
 
 def owned_collection(request: Request, pk) -> Collection:
@@ -50,8 +49,23 @@ def owned_collection(request: Request, pk) -> Collection:
     return get_object_or_404(Collection, pk=pk, owner=request.user)
 
 
+def _flag(request: Request, name: str) -> bool:
+    """A boolean query parameter: `true`/`false` (or `1`/`0`); absent is false, anything else
+    (empty too) is a 400, as the schema's boolean says."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return False
+    try:
+        return serializers.BooleanField().to_internal_value(raw)
+    except serializers.ValidationError:
+        raise DomainError(f"{name} is true or false.", code="invalid", attr=name) from None
+
+
 def _import_response(exc: CollectionImportError) -> Response:
-    return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+    """Every bad row (400); a file over the size limit is 413, as for a card scan."""
+    too_large = any(error["code"] == "file_too_large" for error in exc.errors)
+    code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE if too_large else status.HTTP_400_BAD_REQUEST
+    return Response({"errors": exc.errors}, status=code)
 
 
 @extend_schema_view(
@@ -65,7 +79,6 @@ class CollectionViewSet(viewsets.ModelViewSet):
     permission_classes = [permissions.IsAuthenticated]
     lookup_value_regex = "[0-9]+"
     filter_backends = []
-    parser_classes = [JSONParser, MultiPartParser, FormParser]
 
     def get_queryset(self):
         if not self.request.user.is_authenticated:
@@ -94,7 +107,7 @@ class CollectionViewSet(viewsets.ModelViewSet):
         summary="Set completion: per set and per rarity",
         responses={200: s.SetCompletionSerializer(many=True)},
     )
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)  # one row per set: not paged
     def completion(self, request, pk=None):
         rows = collection_selectors.completion(collection=self.get_object())
         return Response([row.as_dict() for row in rows])
@@ -114,7 +127,7 @@ class CollectionViewSet(viewsets.ModelViewSet):
         card_set = None
         if request.query_params.get("set"):
             card_set = get_object_or_404(CardSet, code__iexact=request.query_params["set"])
-        playset = request.query_params.get("playset", "").lower() in ("1", "true", "yes")
+        playset = _flag(request, "playset")
         cards = collection_selectors.missing_cards(
             collection=self.get_object(), card_set=card_set, playset=playset
         )
@@ -150,8 +163,8 @@ class CollectionViewSet(viewsets.ModelViewSet):
 
     @extend_schema(
         summary="One click: add or take out copies of a card or a kicker chip",
-        request=s.CollectionAdjustSerializer,
-        responses={200: s.CollectionAdjustResultSerializer, 400: ERRORS},
+        request=s.COLLECTION_ADJUST_REQUEST,
+        responses={200: s.CollectionAdjustResultSerializer, 400: ERRORS, 409: BUSY},
     )
     @action(detail=True, methods=["post"])
     def adjust(self, request, pk=None):
@@ -182,9 +195,19 @@ class CollectionViewSet(viewsets.ModelViewSet):
             "the answer lists every bad row. See docs/collections.md."
         ),
         request={"multipart/form-data": s.CollectionImportSerializer},
-        responses={200: s.CollectionImportResultSerializer, 400: IMPORT_ERRORS, 413: IMPORT_ERRORS},
+        responses={
+            200: s.CollectionImportResultSerializer,
+            400: IMPORT_ERRORS,
+            413: errors("The file is over the size limit (`file_too_large`); nothing imported."),
+        },
     )
-    @action(detail=True, methods=["post"], url_path="import", url_name="import")
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="import",
+        url_name="import",
+        parser_classes=[MultiPartParser],
+    )
     def import_csv(self, request, pk=None):
         collection = self.get_object()
         form = s.CollectionImportSerializer(data=request.data)
@@ -284,9 +307,17 @@ ENTRY_FILTERS = [
 
 @extend_schema_view(
     list=extend_schema(summary="The collection's cards", parameters=ENTRY_FILTERS),
-    create=extend_schema(summary="Add copies (adds to an existing card+condition entry)"),
+    create=extend_schema(
+        summary="Add copies (adds to an existing card+condition entry)",
+        responses={201: s.CollectionEntrySerializer, 409: BUSY},
+    ),
     partial_update=extend_schema(
-        summary="Set quantity (0 deletes), notes or date", request=s.CollectionEntryUpdateSerializer
+        summary="Set quantity (0 deletes), notes or date",
+        request=s.CollectionEntryUpdateSerializer,
+        responses={
+            200: s.CollectionEntrySerializer,
+            204: OpenApiResponse(description="Quantity 0: the entry is gone."),
+        },
     ),
 )
 class EntryViewSet(
@@ -309,7 +340,13 @@ class EntryViewSet(
             entries = entries.filter(card__card_set__code__iexact=params["set"])
         if params.get("card"):
             entries = entries.filter(card__code__iexact=params["card"])
-        if params.get("condition"):
+        if "condition" in params:
+            if params["condition"] not in Condition.values:
+                raise DomainError(
+                    f"condition is one of {', '.join(Condition.values)}.",
+                    code="invalid_choice",
+                    attr="condition",
+                )
             entries = entries.filter(condition=params["condition"])
         return entries
 
@@ -341,9 +378,17 @@ class EntryViewSet(
 
 
 @extend_schema_view(
-    create=extend_schema(summary="Add copies of a kicker chip (adds to an existing row)"),
+    create=extend_schema(
+        summary="Add copies of a kicker chip (adds to an existing row)",
+        responses={201: s.CollectionChipSerializer, 409: BUSY},
+    ),
     partial_update=extend_schema(
-        summary="Set quantity (0 deletes) or notes", request=s.CollectionChipUpdateSerializer
+        summary="Set quantity (0 deletes) or notes",
+        request=s.CollectionChipUpdateSerializer,
+        responses={
+            200: s.CollectionChipSerializer,
+            204: OpenApiResponse(description="Quantity 0: the chip is gone."),
+        },
     ),
 )
 class ChipViewSet(
@@ -388,7 +433,11 @@ class ChipViewSet(
     create=extend_schema(
         summary="Attach a photo of your copy of a card",
         request={"multipart/form-data": s.CardScanCreateSerializer},
-        responses={201: s.CardScanSerializer, 400: ERRORS, 413: ERRORS},
+        responses={
+            201: s.CardScanSerializer,
+            400: ERRORS,
+            413: errors("The image is over the size limit (`file_too_large`)."),
+        },
     )
 )
 class ScanViewSet(
@@ -402,7 +451,7 @@ class ScanViewSet(
     """Photos of your own copies (re-encoded PNG/JPEG/WebP, served with safe headers)."""
 
     serializer_class = s.CardScanSerializer
-    parser_classes = [MultiPartParser, FormParser]
+    parser_classes = [MultiPartParser]
     filter_backends = []
 
     def collection_queryset(self):
@@ -441,7 +490,13 @@ class _WishStatus(serializers.Serializer):
         "the wanted quantity.",
         responses={201: s.WishlistSerializer, 200: s.WishlistSerializer, 409: ERRORS},
     ),
-    partial_update=extend_schema(request=s.WishlistUpdateSerializer),
+    partial_update=extend_schema(
+        request=s.WishlistUpdateSerializer,
+        responses={
+            200: s.WishlistSerializer,
+            204: OpenApiResponse(description="You already own that many: the wish is gone."),
+        },
+    ),
 )
 class WishlistViewSet(
     mixins.ListModelMixin,
@@ -508,13 +563,27 @@ class TradeMatchView(APIView):
     @extend_schema(
         summary="Match trades with another user",
         parameters=[OpenApiParameter("user", OpenApiTypes.STR, required=True)],
-        responses={200: s.TradeMatchSerializer, 404: ERRORS},
+        description="My wishlist against another user's public trade lists, and theirs "
+        "against mine. A username nobody has answers like a user with no public trade list: "
+        "200 with no matches.",
+        responses={200: s.TradeMatchSerializer},
     )
     def get(self, request):
-        username = request.query_params.get("user", "")
-        them = get_object_or_404(get_user_model(), username=username)
-        matches = collection_selectors.trade_matches(me=request.user, them=them)
-        return Response(s.TradeMatchSerializer({"user": them.get_username(), **matches}).data)
+        username = request.query_params.get("user", "").strip()
+        if not username:
+            raise DomainError("Name the user to trade with.", code="required", attr="user")
+        matches = trade_matches_for(me=request.user, username=username)
+        return Response(s.TradeMatchSerializer({"user": username, **matches}).data)
+
+
+def trade_matches_for(*, me, username: str) -> dict[str, list[collection_selectors.TradeMatch]]:
+    """`trade_matches` with the user called `username`. Someone unknown has no matches, exactly
+    like someone with no public trade list: whether an account exists is not for others to learn
+    (shared by the API and the page)."""
+    them = get_user_model().objects.filter(username=username).first()
+    if them is None:
+        return {"they_have_i_want": [], "i_have_they_want": []}
+    return collection_selectors.trade_matches(me=me, them=them)
 
 
 class PracticeBoosterView(APIView):
@@ -533,7 +602,7 @@ class PracticeBoosterView(APIView):
     def get(self, request):
         raw_seed = request.query_params.get("seed")
         seed = None
-        if raw_seed not in (None, ""):
+        if raw_seed is not None:
             try:
                 seed = int(raw_seed)
             except ValueError:

@@ -8,6 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.schema import StrictJSON
 from decks import selectors
 from decks.models import Deck, DeckVersion, DraftPod, Pool
 from simulator.engine.drifter import formats
@@ -60,9 +61,6 @@ class EntryListField(serializers.Field):
         if not isinstance(code, str) or not code.strip() or len(code) > 32:
             problems["code"] = ["A card or kicker chip code (text, at most 32 characters)."]
         qty = row.get("qty")
-        if isinstance(qty, str) and qty.strip().isdigit():
-            qty = int(qty)
-            row["qty"] = qty
         if type(qty) is not int:
             problems["qty"] = ["A whole number is required."]
         elif not 1 <= qty <= formats.MAX_QTY:
@@ -84,22 +82,18 @@ class DeckProblemSerializer(serializers.Serializer):
     limit = serializers.IntegerField(required=False)
 
 
-class DeckErrorsSerializer(serializers.Serializer):
-    errors = DeckProblemSerializer(many=True)
-
-
 class LegalitySerializer(serializers.Serializer):
     legal = serializers.BooleanField()
     format = serializers.CharField()
     errors = DeckProblemSerializer(many=True)
 
 
-class PoolContentsSerializer(serializers.Serializer):
+class PoolContentsSerializer(StrictJSON, serializers.Serializer):
     cards = EntryListField(required=False, default=dict)
     kicker_chips = EntryListField(required=False, default=dict)
 
 
-class ValidateSerializer(serializers.Serializer):
+class ValidateSerializer(StrictJSON, serializers.Serializer):
     """The stateless check: a format, cards and chips, and a pool for Stud/Draw."""
 
     format = serializers.CharField(max_length=100, default=formats.STANDARD)
@@ -160,7 +154,7 @@ class DeckSerializer(DeckListSerializer):
         return not selectors.deck_problems(deck)
 
 
-class DeckWriteSerializer(serializers.Serializer):
+class DeckWriteSerializer(StrictJSON, serializers.Serializer):
     """Create or change a deck; on update every field is optional."""
 
     name = serializers.CharField(max_length=100)
@@ -172,7 +166,7 @@ class DeckWriteSerializer(serializers.Serializer):
     kicker_chips = EntryListField(required=False)
 
 
-class DeckImportSerializer(serializers.Serializer):
+class DeckImportSerializer(StrictJSON, serializers.Serializer):
     name = serializers.CharField(max_length=100)
     format = serializers.CharField(max_length=100, default=formats.STANDARD)
     description = serializers.CharField(
@@ -182,21 +176,82 @@ class DeckImportSerializer(serializers.Serializer):
     text = serializers.CharField(max_length=200_000, allow_blank=False, trim_whitespace=False)
 
 
+class QtyMapField(serializers.DictField):
+    """{card or kicker chip code: copies}."""
+
+    child = serializers.IntegerField()
+
+
+class DeckSnapshotSerializer(serializers.Serializer):
+    """The deck as a version saved it."""
+
+    name = serializers.CharField()
+    description = serializers.CharField(allow_blank=True)
+    format = serializers.CharField()
+    pool = serializers.IntegerField(allow_null=True, required=False)
+    cards = QtyMapField()
+    kicker_chips = QtyMapField()
+
+
+class ExportCardSerializer(EntrySerializer):
+    name = serializers.CharField()
+
+
+class DeckExportSerializer(serializers.Serializer):
+    """`export/?as=json`: what `POST /api/v1/decks/` takes, plus card names for people."""
+
+    name = serializers.CharField()
+    description = serializers.CharField(allow_blank=True)
+    format = serializers.CharField()
+    version = serializers.IntegerField()
+    cards = ExportCardSerializer(many=True)
+    kicker_chips = EntrySerializer(many=True)
+
+
 class DeckVersionSerializer(serializers.ModelSerializer):
+    snapshot = DeckSnapshotSerializer(read_only=True)
+
     class Meta:
         model = DeckVersion
         fields = ["number", "created", "snapshot"]
 
 
+class QtyChangeSerializer(serializers.Serializer):
+    code = serializers.CharField()
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["from"] = serializers.IntegerField()  # "from" is a keyword in Python
+        fields["to"] = serializers.IntegerField()
+        return fields
+
+
 class DiffEntrySerializer(serializers.Serializer):
-    added = serializers.ListField(child=serializers.DictField())
-    removed = serializers.ListField(child=serializers.DictField())
-    changed = serializers.ListField(child=serializers.DictField())
+    added = EntrySerializer(many=True)
+    removed = EntrySerializer(many=True)
+    changed = QtyChangeSerializer(many=True)
+
+
+class FieldChangeSerializer(serializers.Serializer):
+    to = serializers.CharField(allow_null=True)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["from"] = serializers.CharField(allow_null=True)
+        return fields
+
+
+class DeckFieldChangesSerializer(serializers.Serializer):
+    """The deck's fields that changed (only those)."""
+
+    name = FieldChangeSerializer(required=False)
+    format = FieldChangeSerializer(required=False)
+    description = FieldChangeSerializer(required=False)
 
 
 class DeckDiffSerializer(serializers.Serializer):
     to = serializers.IntegerField()
-    fields = serializers.DictField()
+    fields = DeckFieldChangesSerializer()
     cards = DiffEntrySerializer()
     kicker_chips = DiffEntrySerializer()
 
@@ -206,21 +261,83 @@ class DeckDiffSerializer(serializers.Serializer):
         return fields
 
 
+class MeanStdSerializer(serializers.Serializer):
+    mean = serializers.FloatField()
+    std = serializers.FloatField(help_text="Standard deviation.")
+
+
+class DudeStatsSerializer(serializers.Serializer):
+    """The deck's dudes' printed stats, weighted by copies (0 when there are no dudes)."""
+
+    smarts = MeanStdSerializer()
+    skill = MeanStdSerializer()
+    luck = MeanStdSerializer()
+    kicker_limit = MeanStdSerializer()
+
+
+class ChipModifierSerializer(serializers.Serializer):
+    total = serializers.IntegerField(help_text="The sum of every side, times copies.")
+    positive = serializers.IntegerField()
+    negative = serializers.IntegerField()
+    expected_per_flip = serializers.FloatField(help_text="A random chip's expected modifier.")
+
+
+class ChipModifiersSerializer(serializers.Serializer):
+    smarts = ChipModifierSerializer()
+    skill = ChipModifierSerializer()
+    luck = ChipModifierSerializer()
+
+
+class KickerChipStatsSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    value = serializers.IntegerField(help_text="Dollars.")
+    modifiers = ChipModifiersSerializer()
+
+
+class ChipsToFieldSerializer(serializers.Serializer):
+    concealed = serializers.IntegerField(help_text="Dollars to play every card concealed.")
+    revealed = serializers.IntegerField(help_text="Dollars to play every card revealed.")
+
+
+class OpeningHandSerializer(serializers.Serializer):
+    """The exact odds of an opening hand."""
+
+    dude = serializers.FloatField()
+    dude_with_redraw = serializers.FloatField()
+    dude_and_gear = serializers.FloatField()
+    dude_and_gear_with_redraw = serializers.FloatField()
+
+
 class StatsSerializer(serializers.Serializer):
     cards = serializers.IntegerField()
     by_type = serializers.DictField(child=serializers.IntegerField())
     by_faction = serializers.DictField(child=serializers.IntegerField())
     by_rarity = serializers.DictField(child=serializers.IntegerField())
-    cost_curve = serializers.DictField(child=serializers.IntegerField())
-    dude_stats = serializers.DictField()
-    kicker_chips = serializers.DictField()
-    chips_to_field = serializers.DictField(child=serializers.IntegerField())
-    opening_hand = serializers.DictField(child=serializers.FloatField())
+    cost_curve = serializers.DictField(
+        child=serializers.IntegerField(), help_text="{cost: copies}."
+    )
+    dude_stats = DudeStatsSerializer()
+    kicker_chips = KickerChipStatsSerializer()
+    chips_to_field = ChipsToFieldSerializer()
+    opening_hand = OpeningHandSerializer()
+
+
+class BoosterSerializer(serializers.Serializer):
+    """One booster as opened: codes in the order they came out."""
+
+    set = serializers.CharField()
+    cards = serializers.ListField(child=serializers.CharField())
+    kicker_chips = serializers.ListField(child=serializers.CharField())
 
 
 class PoolSerializer(serializers.ModelSerializer):
-    # Declared by hand: a ModelSerializer enum would collide with other apps' "kind" enums.
-    kind = serializers.CharField(read_only=True, help_text="stud (sealed) or draw (draft)")
+    kind = serializers.ChoiceField(
+        choices=Pool.Kind.choices, read_only=True, help_text="stud (sealed) or draw (draft)"
+    )
+    set_codes = serializers.ListField(
+        child=serializers.CharField(), read_only=True, help_text="The set of each booster."
+    )
+    boosters = BoosterSerializer(many=True, read_only=True, help_text="Each booster (Stud).")
     cards = serializers.SerializerMethodField()
     kicker_chips = serializers.SerializerMethodField()
 
@@ -247,7 +364,7 @@ class PoolSerializer(serializers.ModelSerializer):
         return [{"code": c, "qty": q} for c, q in sorted(pool.kicker_chips.items())]
 
 
-class PoolOpenSerializer(serializers.Serializer):
+class PoolOpenSerializer(StrictJSON, serializers.Serializer):
     """Open six boosters: one `set` for all six, or `sets` naming each booster's set."""
 
     set = serializers.CharField(max_length=8, required=False)
@@ -255,7 +372,7 @@ class PoolOpenSerializer(serializers.Serializer):
         child=serializers.CharField(max_length=8), required=False, max_length=6
     )
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62)
-    name = serializers.CharField(max_length=100, required=False, default="")
+    name = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
 
     def validate(self, attrs):
         if not attrs.get("set") and not attrs.get("sets"):
@@ -263,8 +380,8 @@ class PoolOpenSerializer(serializers.Serializer):
         return attrs
 
 
-class PoolDeckSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100, required=False, default="")
+class PoolDeckSerializer(StrictJSON, serializers.Serializer):
+    name = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
     variants = serializers.ListField(
         child=serializers.CharField(max_length=30), required=False, default=list
     )
@@ -279,6 +396,11 @@ class DraftSeatSerializer(serializers.Serializer):
 
 
 class DraftPodSerializer(serializers.ModelSerializer):
+    """A pod, as anyone who may see it sees it. Open pods are listed to every user, so no
+    account id is shown: people are their usernames in `seat_list`, where the creator (who
+    starts the draft) holds the first seat."""
+
+    set_codes = serializers.ListField(child=serializers.CharField(), read_only=True)
     seat_list = serializers.SerializerMethodField()
     my_seat = serializers.SerializerMethodField()
     my_pack = serializers.SerializerMethodField()
@@ -289,7 +411,7 @@ class DraftPodSerializer(serializers.ModelSerializer):
     class Meta:
         model = DraftPod
         fields = [
-            "id", "name", "owner", "seats", "set_codes", "seed", "status", "round",
+            "id", "name", "seats", "set_codes", "seed", "status", "round",
             "pass_direction", "seat_list", "my_seat", "my_pack", "my_picks", "created",
         ]  # fmt: skip
 
@@ -406,7 +528,7 @@ class DraftPodDetailSerializer(DraftPodSerializer):
         return None if decks is None else [bot_deck_data(d) for d in decks]
 
 
-class DraftSimulateSerializer(serializers.Serializer):
+class DraftSimulateSerializer(StrictJSON, serializers.Serializer):
     """Test your deck from the pod against every bot's deck (a Draw gauntlet)."""
 
     games = serializers.IntegerField(
@@ -424,14 +546,21 @@ class DraftPodCreateSerializer(PoolOpenSerializer):
     seats = serializers.IntegerField(min_value=2, max_value=8)
 
 
-class DraftPickSerializer(serializers.Serializer):
+class DraftPickSerializer(StrictJSON, serializers.Serializer):
     card = serializers.CharField(max_length=32)
+
+
+class MissingLineSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    need = serializers.IntegerField(help_text="Copies the deck has.")
+    owned = serializers.IntegerField(help_text="Copies in the collection (or all of them).")
+    missing = serializers.IntegerField()
 
 
 class MissingSerializer(serializers.Serializer):
     collection = serializers.IntegerField(allow_null=True)
-    cards = serializers.ListField(child=serializers.DictField())
-    kicker_chips = serializers.ListField(child=serializers.DictField())
+    cards = MissingLineSerializer(many=True)
+    kicker_chips = MissingLineSerializer(many=True)
 
 
 class WishlistResultSerializer(serializers.Serializer):

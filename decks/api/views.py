@@ -10,6 +10,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from config.api import DomainError
+from config.schema import ERRORS
 from decks import exports, selectors, services
 from decks.api import serializers as s
 from decks.catalogue import engine_catalogue
@@ -19,8 +20,6 @@ from simulator import services as simulations
 from simulator.api.serializers import RunSerializer
 from simulator.api.views import IDEMPOTENCY, LOCATION
 from simulator.engine.drifter import formats
-
-ERRORS = OpenApiResponse(s.DeckErrorsSerializer, description="Every problem with the input.")
 
 
 class DeckErrorsMixin:
@@ -45,7 +44,7 @@ def _pool_for(user, pk: int | None):
 
 def _collection_param(request) -> int | None:
     raw = request.query_params.get("collection")
-    if raw in (None, ""):
+    if raw is None:
         return None
     try:
         return int(raw)
@@ -121,7 +120,7 @@ class DeckViewSet(DeckErrorsMixin, viewsets.ModelViewSet):
         return Response(selectors.deck_statistics(self.get_object()))
 
     @extend_schema(responses={200: s.DeckVersionSerializer(many=True)})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], filter_backends=[])  # deck filters are not theirs
     def versions(self, request, pk=None):
         """Every saved version, newest first."""
         deck = self.get_object()
@@ -161,7 +160,7 @@ class DeckViewSet(DeckErrorsMixin, viewsets.ModelViewSet):
         parameters=[OpenApiParameter("as", OpenApiTypes.STR, enum=["text", "json", "pdf"])],
         responses={
             (200, "text/plain"): OpenApiTypes.STR,
-            (200, "application/json"): OpenApiTypes.OBJECT,
+            (200, "application/json"): s.DeckExportSerializer,
             (200, "application/pdf"): OpenApiTypes.BINARY,
             400: ERRORS,
         },
@@ -264,7 +263,7 @@ class DeckViewSet(DeckErrorsMixin, viewsets.ModelViewSet):
             }
         )
 
-    @extend_schema(responses={200: s.DeckSerializer, 404: ERRORS}, auth=[])
+    @extend_schema(responses={200: s.DeckSerializer, 404: ERRORS})
     @action(
         detail=False,
         methods=["get"],

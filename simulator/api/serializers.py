@@ -3,19 +3,11 @@
 from __future__ import annotations
 
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.schema import StrictJSON
 from simulator.models import GameSample, SimulationRun
-
-
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    detail = serializers.CharField()
-    attr = serializers.CharField(allow_null=True)
-
-
-class ErrorsSerializer(serializers.Serializer):
-    errors = ErrorSerializer(many=True)
 
 
 class QtyMapField(serializers.DictField):
@@ -24,7 +16,7 @@ class QtyMapField(serializers.DictField):
     child = serializers.IntegerField(min_value=1, max_value=999)
 
 
-class PlayerInputSerializer(serializers.Serializer):
+class PlayerInputSerializer(StrictJSON, serializers.Serializer):
     """One player: a deck (yours or public, by id), a public deck by slug, a starter deck by
     code, or nothing for a game with fixed components; its bot; a what-if change."""
 
@@ -37,13 +29,9 @@ class PlayerInputSerializer(serializers.Serializer):
     remove = QtyMapField(required=False)
 
 
-class RunCreateSerializer(serializers.Serializer):
+class RunCreateSerializer(StrictJSON, serializers.Serializer):
     game = serializers.CharField(max_length=40, default="drifter")
-    # A plain string (checked by the service) keeps the schema's enum names free of collisions.
-    kind = serializers.CharField(
-        default="match", max_length=12,
-        help_text="match, gauntlet, round_robin or what_if.",
-    )  # fmt: skip
+    kind = serializers.ChoiceField(choices=SimulationRun.Kind.choices, default="match")
     format = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
     variants = serializers.ListField(
         child=serializers.CharField(max_length=40), required=False, default=list, max_length=20
@@ -53,14 +41,25 @@ class RunCreateSerializer(serializers.Serializer):
     players = PlayerInputSerializer(many=True, min_length=2, max_length=8)
 
 
+class RunPlayerSerializer(serializers.Serializer):
+    label = serializers.CharField()
+    bot = serializers.CharField()
+    source = serializers.CharField(
+        allow_null=True, help_text="Where the deck came from (`deck:4`, `starter:HSD-S1`, ...)."
+    )
+
+
 class RunSerializer(serializers.ModelSerializer):
     url = serializers.SerializerMethodField()
     results_url = serializers.SerializerMethodField()
     progress = serializers.FloatField(read_only=True)
-    kind = serializers.CharField(read_only=True)
-    status = serializers.CharField(
-        read_only=True, help_text="queued, running, done, failed or cancelled."
+    kind = serializers.ChoiceField(choices=SimulationRun.Kind.choices, read_only=True)
+    status = serializers.ChoiceField(
+        choices=SimulationRun.Status.choices,
+        read_only=True,
+        help_text="Poll until done, failed or cancelled.",
     )
+    variants = serializers.ListField(child=serializers.CharField(), read_only=True)
     players = serializers.SerializerMethodField()
     matchups = serializers.SerializerMethodField()
 
@@ -84,26 +83,159 @@ class RunSerializer(serializers.ModelSerializer):
         request = self.context.get("request")
         return request.build_absolute_uri(path) if request else path
 
+    @extend_schema_field(RunPlayerSerializer(many=True))
     def get_players(self, run: SimulationRun) -> list[dict]:
         return [
             {"label": p["label"], "bot": p["bot"], "source": p.get("source")}
             for p in run.plan["players"]
         ]
 
+    @extend_schema_field(
+        serializers.ListField(
+            child=serializers.ListField(child=serializers.IntegerField()),
+            help_text="Each matchup: the players (indexes into `players`) at its table.",
+        )
+    )
     def get_matchups(self, run: SimulationRun) -> list[list[int]]:
         return run.plan["matchups"]
 
 
 class GameSampleSerializer(serializers.ModelSerializer):
+    seats = serializers.ListField(
+        child=serializers.IntegerField(),
+        read_only=True,
+        help_text="The player (an index into the run's `players`) in each seat.",
+    )
+
     class Meta:
         model = GameSample
         fields = ["id", "matchup", "index", "seats", "final"]
 
 
-class GameSampleDetailSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = GameSample
-        fields = ["id", "matchup", "index", "seats", "final", "record"]
+class GameSampleDetailSerializer(GameSampleSerializer):
+    class Meta(GameSampleSerializer.Meta):
+        fields = [*GameSampleSerializer.Meta.fields, "record"]
+
+
+# --- The results report (`simulator.selectors.run_report`) ---
+
+
+class RateSerializer(serializers.Serializer):
+    """A proportion with its 95% Wilson interval: `k` of `n`, `rate` between `low` and `high`."""
+
+    n = serializers.FloatField(help_text="Games (or shootouts) counted.")
+    k = serializers.FloatField(help_text="Of them, won.")
+    rate = serializers.FloatField(allow_null=True, help_text="k / n; null when n is 0.")
+    low = serializers.FloatField()
+    high = serializers.FloatField()
+    enough = serializers.BooleanField(help_text="Whether n is big enough to read it as a finding.")
+
+
+class MeanIntervalSerializer(serializers.Serializer):
+    """A mean with its 95% normal interval (null bounds below two samples)."""
+
+    n = serializers.FloatField()
+    mean = serializers.FloatField(allow_null=True)
+    low = serializers.FloatField(allow_null=True)
+    high = serializers.FloatField(allow_null=True)
+    enough = serializers.BooleanField()
+
+
+class PairedDifferenceSerializer(MeanIntervalSerializer):
+    """B's score minus A's on the same seeds, with the paired t test and McNemar's test."""
+
+    t = serializers.FloatField(allow_null=True)
+    p = serializers.FloatField(allow_null=True)
+    mcnemar_chi2 = serializers.FloatField()
+    mcnemar_p = serializers.FloatField()
+    a_only = serializers.FloatField(help_text="Games only A won.")
+    b_only = serializers.FloatField(help_text="Games only B won.")
+    significant = serializers.BooleanField(help_text="p < 0.05.")
+
+
+class HistogramBinSerializer(serializers.Serializer):
+    low = serializers.IntegerField()
+    high = serializers.IntegerField()
+    count = serializers.IntegerField()
+
+
+class StakesSerializer(serializers.Serializer):
+    mean = serializers.FloatField(allow_null=True)
+    histogram = HistogramBinSerializer(many=True)
+
+
+class LengthSerializer(serializers.Serializer):
+    mean = serializers.FloatField(allow_null=True)
+    median = serializers.FloatField(allow_null=True)
+    p90 = serializers.FloatField(allow_null=True, help_text="90% of games are this long or less.")
+    histogram = HistogramBinSerializer(many=True)
+
+
+class CardImpactSerializer(serializers.Serializer):
+    """One card of a player's deck: the win rate in games it was played and in the others."""
+
+    code = serializers.CharField()
+    name = serializers.CharField()
+    played = RateSerializer()
+    not_played = RateSerializer()
+    delta = serializers.FloatField(allow_null=True, help_text="played.rate - not_played.rate")
+    enough = serializers.BooleanField()
+    chips_per_shootout = MeanIntervalSerializer()
+
+
+class PlayerReportSerializer(serializers.Serializer):
+    """One player of the run. A player with no games yet has only the first five keys."""
+
+    index = serializers.IntegerField()
+    label = serializers.CharField()
+    bot = serializers.CharField()
+    source = serializers.CharField(allow_null=True)
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField(required=False)
+    losses = serializers.IntegerField(required=False)
+    ties = serializers.IntegerField(required=False)
+    win_rate = RateSerializer(required=False)
+    first = RateSerializer(required=False, help_text="The win rate when seated first.")
+    other = RateSerializer(required=False, help_text="The win rate in the other seats.")
+    stakes = StakesSerializer(required=False, allow_null=True)
+    shootouts_by_stat = serializers.DictField(
+        child=RateSerializer(), required=False, help_text="{contested stat: shootouts won}."
+    )
+    cards = CardImpactSerializer(many=True, required=False)
+
+
+class MatchupReportSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.IntegerField())
+    labels = serializers.ListField(child=serializers.CharField())
+    games = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    win_rates = RateSerializer(many=True, help_text="Each seat's, in the order of `players`.")
+
+
+class WhatIfSerializer(serializers.Serializer):
+    opponent = serializers.CharField()
+    a = RateSerializer(help_text="Deck A's win rate.")
+    b = RateSerializer(help_text="The changed deck's win rate.")
+    difference = PairedDifferenceSerializer()
+
+
+class RunResultsSerializer(serializers.Serializer):
+    """The report so far (it grows while the run plays)."""
+
+    status = serializers.ChoiceField(choices=SimulationRun.Status.choices)
+    games_done = serializers.IntegerField()
+    games = serializers.IntegerField()
+    players = PlayerReportSerializer(many=True)
+    turns = LengthSerializer(allow_null=True)
+    shootouts = LengthSerializer(allow_null=True)
+    matchups = MatchupReportSerializer(many=True)
+    matrix = serializers.ListField(
+        child=serializers.ListField(child=RateSerializer(allow_null=True)),
+        allow_null=True,
+        help_text="Gauntlets and round robins: the row player's win rate against the column's.",
+    )
+    what_if = WhatIfSerializer(many=True)
 
 
 class GameInfoSerializer(serializers.Serializer):

@@ -3,6 +3,7 @@ records, cancel it. Runs are owner-scoped: another user's run is a 404."""
 
 from __future__ import annotations
 
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -11,6 +12,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.schema import ERRORS
 from simulator import selectors, services
 from simulator.adapters import RunRefused
 from simulator.api import serializers as s
@@ -23,7 +25,6 @@ LOCATION = OpenApiParameter(
     response=[202],
     description="The run's URL: poll it.",
 )
-ERRORS = OpenApiResponse(s.ErrorsSerializer, description="Every problem with the input.")
 IDEMPOTENCY = OpenApiParameter(
     "Idempotency-Key",
     OpenApiTypes.STR,
@@ -33,7 +34,7 @@ IDEMPOTENCY = OpenApiParameter(
 
 
 class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Your simulation runs. Polling a run also re-sends any of its chunks that went missing."""
+    """Your simulation runs. Polling a run only reads it: the workers re-send lost chunks."""
 
     permission_classes = [permissions.IsAuthenticated]
     serializer_class = s.RunSerializer
@@ -83,10 +84,10 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": location})
 
     def retrieve(self, request, *args, **kwargs):
-        run = self.get_object()
-        if run.is_active:
-            services.run_reconcile(run=run)
-            run.refresh_from_db()
+        """A run's status and progress: poll it until `status` is done, failed or cancelled."""
+        # One query, which leaves the results (the aggregate, growing with players and cards)
+        # unread; re-sending lost chunks is the workers' job, never a poll's.
+        run = get_object_or_404(self.get_queryset(), pk=kwargs["pk"])
         return Response(self.get_serializer(run).data)
 
     @extend_schema(request=None, responses={200: s.RunSerializer})
@@ -96,7 +97,7 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         run = services.run_cancel(run=self.get_object())
         return Response(self.get_serializer(run).data)
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: s.RunResultsSerializer})
     @action(detail=True, methods=["get"])
     def results(self, request, pk=None):
         """The report so far: per player, per card, game length, matchups, what-if."""
@@ -105,7 +106,7 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         return Response(body)
 
     @extend_schema(responses={200: s.GameSampleSerializer(many=True)})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)  # a few samples: not paged
     def records(self, request, pk=None):
         """The sampled games of the run (their full records at records/{id}/)."""
         run = self.get_object()

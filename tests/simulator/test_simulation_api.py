@@ -283,3 +283,26 @@ def test_someone_elses_private_deck_is_unknown_but_a_public_one_plays(
     )
     assert response.status_code == 202, response.json()
     assert [p["source"] for p in response.json()["players"]] == [f"deck:{public.pk}"] * 2
+
+
+def _chunk_states(run_id: int) -> list[tuple]:
+    return list(
+        SimulationChunk.objects.filter(run_id=run_id).values_list("status", "sends", "sent_at")
+    )
+
+
+def test_reading_a_runs_status_only_reads_it(user_client, settings, django_assert_max_num_queries):
+    """A poll re-sends and dispatches nothing, even with every chunk overdue: the workers'
+    timer reconciles. So it costs one query however many chunks the run has, and that query
+    leaves the results (which grow with the players and cards) unread."""
+    settings.SIMULATION_CHUNK_SECONDS = 0.001
+    settings.SIMULATION_QUEUED_STALE_SECONDS = 0
+    body = user_client.post("/api/v1/simulations/", QUICKDRAW, format="json").json()
+    before = _chunk_states(body["id"])
+    assert len(before) > 3
+    with django_assert_max_num_queries(1) as queries:
+        response = user_client.get(body["url"])
+    assert response.status_code == 200
+    assert response.json()["status"] == "queued"
+    assert _chunk_states(body["id"]) == before
+    assert '"aggregate"' not in queries.captured_queries[0]["sql"]
