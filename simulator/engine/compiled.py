@@ -42,6 +42,7 @@ MODULES: dict[str, tuple[str, ...]] = {
         "actions",
         "bots",
         "cards",
+        "pieces",
         "shootout",
         "state",
         "view",

@@ -9,10 +9,11 @@ from typing import Any
 
 from simulator.engine.core.errors import RecordError
 
-RECORD_VERSION = 2
-# Version 1 records (before High Stakes Drifter's `first_player` rule and richer final) still
-# read: a game that does not know a newer key replays them as they were written.
-READABLE_VERSIONS = (1, 2)
+RECORD_VERSION = 3
+# Older records still read, and replay as they were played: version 1 (before High Stakes
+# Drifter's `first_player` rule and richer final) and version 2 (before its `rulings`: its rules
+# without them are the legacy rulings). The small games' records are the same in all three.
+READABLE_VERSIONS = (1, 2, 3)
 
 
 def canonical_json(data: Any) -> str:

@@ -11,6 +11,7 @@ a decision. High Stakes Drifter keeps a state of its own: its records, rules and
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
@@ -90,11 +91,13 @@ class BaseGameState(ABC):
         """Every action the player to act may take now."""
 
     def apply(self, action: Any) -> None:
-        """Apply the decision of the player to act; IllegalAction (state unchanged) if illegal."""
+        """Apply the decision of the player to act; IllegalAction (state unchanged) if illegal:
+        anything that is not one of `legal_actions()` (the game's own action class, every field
+        equal and of the same type) is refused."""
         if self.phase == OVER:
             raise IllegalAction(self.OVER_ERROR)
-        if action not in self.legal_actions():
-            raise IllegalAction(f"{action} is not legal for seat {self.actor} now")
+        if not any(_same_action(legal, action) for legal in self.legal_actions()):
+            raise IllegalAction(f"{action!r} is not legal for seat {self.actor} now")
         if self._log is not None:
             self._log.append(["act", self.actor, action.to_json()])
         self._apply_legal(action)
@@ -128,3 +131,17 @@ class BaseGameState(ABC):
         """Tell a sentence of the narration (only when it is being told)."""
         if self.story is not None:
             self.story.append(text.format(*args))
+
+
+def _same_action(legal: Any, action: Any) -> bool:
+    """Whether `action` is the legal action `legal`. `in` alone would take anything that says it
+    equals everything (`unittest.mock.ANY`), or a field of another type that compares equal
+    (`True == 1`, `1.0 == 1`), which the record would keep and its replay refuse."""
+    return (
+        type(action) is type(legal)
+        and action == legal
+        and all(
+            type(getattr(action, f.name)) is type(getattr(legal, f.name))
+            for f in dataclasses.fields(legal)
+        )
+    )

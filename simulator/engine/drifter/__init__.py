@@ -29,7 +29,8 @@ from simulator.engine.core.record import GameRecord  # noqa: E402
 from simulator.engine.core.registry import GameSpec, register  # noqa: E402
 from simulator.engine.drifter.actions import Action  # noqa: E402
 from simulator.engine.drifter.cards import Catalogue, load_catalogue  # noqa: E402
-from simulator.engine.drifter.state import DrifterState, Seat  # noqa: E402
+from simulator.engine.drifter.pieces import Seat  # noqa: E402
+from simulator.engine.drifter.state import DrifterState  # noqa: E402
 from simulator.engine.drifter.variants import Rules  # noqa: E402
 
 __all__ = ["Action", "DrifterState", "Rules", "Seat", "new_game", "play", "replay", "starter_seat"]

@@ -9,12 +9,14 @@ shootout ends or the dude leaves play. Vocabulary: docs/rules/abilities.md.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
 from simulator.engine.drifter.cards import CONTESTED, STAT_INDEX, STATS, Ability, Effect
+from simulator.engine.drifter.pieces import Card, Mark
 
 if TYPE_CHECKING:
-    from simulator.engine.drifter.state import Card, DrifterState
+    from simulator.engine.drifter.state import DrifterState
 
 # Effect kinds that last (a mark on the target dude) rather than happen once.
 LASTING: Final = frozenset(
@@ -37,18 +39,6 @@ LASTING: Final = frozenset(
 )
 # Lasting kinds without a target field work on the ability's own dude.
 SELF_ONLY: Final = frozenset({"reinvest_discount", "cant_accept", "wins_ties", "ante_mod"})
-
-
-class Mark:
-    """A lasting effect of a one-shot ability, kept on the dude it targets."""
-
-    __slots__ = ("effect", "owner", "shootout", "source")
-
-    def __init__(self, effect: Effect, owner: int, source: Card | None, shootout: bool) -> None:
-        self.effect = effect
-        self.owner = owner
-        self.source = source
-        self.shootout = shootout
 
 
 def works(card: Card, ability: Ability) -> bool:
@@ -301,7 +291,7 @@ def _dude_stats(
         effects = _effects_on(s, dude)
     # cards.py requires the fields each kind uses (stats, amount, value): the asserts below
     # only narrow them for the type checker. Swaps and modifiers only add: their order does
-    # not matter; stat_set comes last, on the stats floored at 0.
+    # not matter; stat_set comes last.
     any_set = False
     for e, owner in effects:
         kind = e.kind
@@ -326,7 +316,10 @@ def _dude_stats(
         elif kind == "stat_set":
             any_set = True
     smarts, skill, luck = st
-    out = [smarts if smarts > 0 else 0, skill if skill > 0 else 0, luck if luck > 0 else 0]
+    if s.floor_stats:  # the legacy rulings floored stats at 0; the rules text sets no floor
+        out = [smarts if smarts > 0 else 0, skill if skill > 0 else 0, luck if luck > 0 else 0]
+    else:
+        out = [smarts, skill, luck]
     if any_set:
         for e, _ in effects:
             if e.kind == "stat_set":
@@ -584,7 +577,17 @@ def _effect(
             s.force_reveal(d)
     elif kind == "return_to_hand":
         card.return_to_hand = True
-    # `copy` resolves when the card is played (State.play_card); nothing else is left.
+    # `copy` resolves when the card is played (DrifterState._copy_target_checked picks what it
+    # copies); nothing else is left.
+
+
+def copy_of(effects: Iterable[Effect]) -> str | None:
+    """What the copy effect among `effects` copies (`any`, `gear`, `fortune`, `dude`); None
+    when none of them copies."""
+    for e in effects:
+        if e.kind == "copy":
+            return e.of or "any"
+    return None
 
 
 def copy_candidates(s: DrifterState, of: str, exclude: Card | None = None) -> list[Card]:

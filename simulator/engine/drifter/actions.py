@@ -158,6 +158,25 @@ class Action:
         return f"{self.kind}({', '.join(parts)})"
 
 
+def malformed(a: Action) -> str:
+    """Why `a` is no well-formed action ("" if it is one): an unknown kind, a field of the
+    wrong type (True is not 1, 5.0 is not 5: it would be written into the record as it is) or
+    a field its kind does not use. The compiled Action cannot hold a field of the wrong type
+    (it refuses 5.0 and stores True as 1); the pure one can, so `apply` asks this of every
+    action that is not a menu item itself."""
+    kind: object = a.kind
+    if type(kind) is not str or kind not in KINDS:
+        return f"no such action kind {kind!r}"
+    used = KINDS[kind]
+    for name, default in _DEFAULTS.items():
+        value = getattr(a, name)
+        if type(value) is not type(default):
+            return f"{kind}: {name} must be {type(default).__name__}, not {value!r}"
+        if name not in used and value != default:
+            return f"{kind} takes no {name}"
+    return ""
+
+
 _DEFAULTS: Final[dict[str, Any]] = {
     "card": -1,
     "dude": -1,

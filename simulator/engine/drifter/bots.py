@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING, Final
 from simulator.engine.core.chance import RecordedChance
 from simulator.engine.drifter.actions import Action
 from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue, KickerChipDef
+from simulator.engine.drifter.variants import RULINGS
 
 if TYPE_CHECKING:
-    from simulator.engine.drifter.state import Card, DrifterState
+    from simulator.engine.drifter.pieces import Card
+    from simulator.engine.drifter.state import DrifterState
     from simulator.engine.drifter.view import View
 
 BLUFF_RANGE: Final = (
@@ -329,6 +331,9 @@ class HeuristicBot:
         self.stall = 0  # my turns in a row that began with my stake within an ante of the last
         self.last_stake = -1
         self.last_turn = -1
+        # the ☆ gear abilities (card, ability) used this turn (gear_turn): each once is enough
+        self.gear_turn = -1
+        self.gear_used: list[tuple[int, int]] = []
 
     # --- estimates ------------------------------------------------------------------------
 
@@ -530,8 +535,14 @@ class HeuristicBot:
         if best is not None:
             return best
         for a in legal:
+            # the rules let a ☆ gear ability be used for every action left; using the same one
+            # again rarely beats building (and Whirlwind's actions never run out)
             if a.kind == "as_gear":
-                return a
+                if view.turn != self.gear_turn:
+                    self.gear_turn, self.gear_used = view.turn, []
+                if (a.card, a.ability) not in self.gear_used:
+                    self.gear_used.append((a.card, a.ability))
+                    return a
         chips: dict[int, KickerChipDef] | None = None
         for a in legal:
             if a.kind == "play_kicker":
@@ -737,7 +748,9 @@ class HeuristicBot:
         for a in legal:
             if a.kind == "reinvest":
                 d = view.card(a.dude)
-                price = max(d.printed.cost - 1, 0)
+                # $1 less than its cost if revealed (a dude that folded concealed pays it all)
+                legacy = view.rules.rulings < RULINGS
+                price = max(d.printed.cost - (1 if d.revealed or legacy else 0), 0)
                 if stake - price < 3 * view.ante:
                     break
                 best = _top_printed(d.defn)

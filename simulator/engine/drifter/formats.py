@@ -32,12 +32,10 @@ from typing import Any
 
 from simulator.engine.drifter.cards import Catalogue
 
+# the deck variants' names are variants.py's (one list of them); "standard" is no variant
+from simulator.engine.drifter.variants import DEUCES_WILD, DRAW, ON_YOUR_LONESOME, STUD, TRES_AMIGOS
+
 STANDARD = "standard"
-DEUCES_WILD = "deuces_wild"
-TRES_AMIGOS = "tres_amigos"
-ON_YOUR_LONESOME = "on_your_lonesome"
-STUD = "stud"
-DRAW = "draw"
 FORMATS = (STANDARD, DEUCES_WILD, TRES_AMIGOS, ON_YOUR_LONESOME, STUD, DRAW)
 FORMAT_LABELS = {
     STANDARD: "Standard",

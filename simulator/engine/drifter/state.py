@@ -1,6 +1,6 @@
 """A game of High Stakes Drifter in progress: zones, setup, the turn, records and views.
 
-The challenge and shootout steps live in `shootout.py` (a mixin of `DrifterState`). The state
+The challenge and shootout steps are functions over the state in `shootout.py`. The state
 is an explicit machine: `phase` names the decision being waited for and `actor` the seat that
 makes it; `apply` checks an action, logs it, carries it out and then runs every automatic step
 until the next decision. Interpretations of the rules: docs/rules/high-stakes-drifter.md.
@@ -8,22 +8,23 @@ until the next decision. Interpretations of the rules: docs/rules/high-stakes-dr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Final
 
 from simulator.engine.core.chance import RecordedChance
 from simulator.engine.core.errors import IllegalAction, RulesError
 from simulator.engine.core.record import GameRecord
 from simulator.engine.drifter import abilities as ab
-from simulator.engine.drifter.actions import END_ACTIONS, END_TURN, Action
-from simulator.engine.drifter.cards import STATS, CardDef, Catalogue, KickerChipDef
-from simulator.engine.drifter.shootout import ShootoutSteps
+from simulator.engine.drifter import shootout as sh
+from simulator.engine.drifter.actions import END_ACTIONS, END_TURN, Action, malformed
+from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue
+from simulator.engine.drifter.pieces import Card, Kicker, Seat
 from simulator.engine.drifter.variants import (
     COLD_HANDS,
     HIGH_LOW,
     LAST_MAN_STANDING,
     LOWBALL,
     RIDING_SHOTGUN,
+    RULINGS,
     TOMBSTONE,
     WHIRLWIND,
     Rules,
@@ -31,113 +32,122 @@ from simulator.engine.drifter.variants import (
 from simulator.engine.drifter.view import View
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
-# how often an activated ability may be used when its card does not say
-_DEFAULT_ONCE: Final = {"as_gear": "turn", "as_fortune": "shootout"}
+# How often an activated ability may be used when its card does not say: a ☆ fortune ability
+# once per shootout (docs/rules/high-stakes-drifter.md, "Fortune cards"); a ☆ gear ability
+# as often as its player has actions (the legacy rulings: once per turn).
+_DEFAULT_ONCE: Final[dict[str, str]] = {"as_fortune": "shootout"}
+_LEGACY_DEFAULT_ONCE: Final[dict[str, str]] = {"as_gear": "turn", "as_fortune": "shootout"}
 BLUFF: Final = 3  # the extra chips the action menu offers on a concealed card
 # (typed as variable-length tuples: the compiled build keeps each as one object it iterates)
 _NO_TARGET: Final[tuple[int, ...]] = (-1,)
 _STATS: Final[tuple[str, ...]] = STATS
 
 
-@dataclass(frozen=True)
-class Seat:
-    """A player: name, deck (card codes, repeated per copy), kicker chips (codes), bot name."""
-
-    name: str
-    deck: tuple[str, ...] = ()
-    chips: tuple[str, ...] = ()
-    bot: str = "heuristic"
-
-    def to_json(self) -> dict:
-        return {
-            "name": self.name,
-            "deck": list(self.deck),
-            "chips": list(self.chips),
-            "bot": self.bot,
-        }
-
-    @classmethod
-    def from_json(cls, data: Any) -> Seat:
-        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
-            raise RulesError(f"bad seat {data!r}")
-        deck, chips = data.get("deck", []), data.get("chips", [])
-        if not isinstance(deck, list) or not isinstance(chips, list):
-            raise RulesError("a seat's deck and chips are lists of codes")
-        return cls(data["name"], tuple(deck), tuple(chips), data.get("bot", "heuristic"))
-
-
-class Card:
-    """A card in the game. `printed` is the card as printed; `defn` what it is now (a copy card
-    takes the copied card's definition, keeping its own cost)."""
-
-    __slots__ = (
-        "challenges",
-        "chips",
-        "defn",
-        "gear",
-        "host",
-        "in_street",
-        "kickers",
-        "marks",
-        "owner",
-        "plays",
-        "printed",
-        "return_to_hand",
-        "revealed",
-        "uid",
-    )
-
-    def __init__(self, uid: int, defn: CardDef, owner: int) -> None:
-        self.uid = uid
-        self.printed = defn
-        self.defn = defn
-        self.owner = owner
-        self.revealed = False
-        self.chips = 0
-        self.gear: list[Card] = []
-        self.kickers: list[Kicker] = []
-        self.marks: list[ab.Mark] = []
-        self.host: Card | None = None
-        self.in_street = False
-        self.return_to_hand = False
-        # a dude card's actions in the turn menu, made the first time they are offered (they
-        # depend only on its uid and printed cost; see DrifterState._dude_plays, _challenges)
-        self.plays: tuple[Action, Action, Action] | None = None
-        self.challenges: tuple[Action, ...] | None = None
-
-    def reset(self) -> None:
-        """Back to a plain card (it left play)."""
-        self.defn = self.printed
-        self.revealed = False
-        self.chips = 0
-        self.gear = []
-        self.kickers = []
-        self.marks = []
-        self.host = None
-        self.in_street = False
-        self.return_to_hand = False
-
-    def __repr__(self) -> str:
-        return f"<{self.uid} {self.defn.name}>"
-
-
-class Kicker:
-    """A kicker chip in the game; `side` is the face up side (0 or 1) once flipped."""
-
-    __slots__ = ("defn", "owner", "side", "uid")
-
-    def __init__(self, uid: int, defn: KickerChipDef, owner: int) -> None:
-        self.uid = uid
-        self.defn = defn
-        self.owner = owner
-        self.side = 0
-
-    def amount(self) -> int:
-        return self.defn.side_amounts[self.side]
-
-
-class DrifterState(ShootoutSteps):
+class DrifterState:
     """One game. Build it with `drifter.new_game`; drive it with `legal_actions` / `apply`."""
+
+    # The game's fields, declared once here so that the compiled build (simulator/engine/
+    # compiled.py) lays them out as C fields and type-checks them; __init__ sets them up, and
+    # the shootout steps (shootout.py, functions over the state) read and write them too.
+    cat: Catalogue
+    rules: Rules
+    seats: list[Seat]
+    seed: int
+    n: int
+    events: list | None
+    chance: Any
+    log: list | None
+    cards: list[Card]
+    kickers: list[Kicker]
+    deck: list[list[Card]]
+    hand: list[list[Card]]
+    dead: list[list[Card]]
+    chips: list[list[Kicker]]
+    dead_chips: list[list[Kicker]]
+    stake: list[int]
+    pot: int
+    carried: int
+    saloon: list[Card]
+    street: list[Card]
+    fortunes: list[Card]
+    player_marks: list[Any]
+    has_marks: bool
+    badge: int
+    turns: int
+    pturns: list[int]
+    shootouts: int
+    shootouts_contested: int
+    step: int
+    phase: str
+    actor: int
+    actions_left: int
+    turn_limit: bool
+    challenged: bool
+    used_once: set[tuple[int, int, str, int]]
+    redrawn: list[bool]
+    over: bool
+    cap_hit: bool
+    end_reason: str
+    winners: list[int]
+    first: int
+    played: list[list[str]]
+    played_codes: list[set[str]]
+    shootout_log: list[sh.LogEntry]
+    held_at_ante: list[int]
+    cold_turns_left: int
+    _menu: list[Action] | None
+    stat_cache: dict[int, list[int]] | None
+    fx_cache: dict[int, list] | None
+    has_statics: bool
+    kinds_present: frozenset[str]
+    chip_sensitive: bool
+    _rot: list[tuple[int, ...]]
+    # per seat in the current shootout (cleared in place by reset_shootout): its dude, whether
+    # it folded, whether Tombstone buried its dude at the showdown, whether it may still
+    # announce gear, its chips bet in this betting round
+    sdude: list[Card | None]
+    folded: list[bool]
+    out: list[bool]
+    reveal_open: list[bool]
+    contrib: list[int]
+    # the order the current step asks players in (see DrifterState.__init__)
+    queue: list[int]
+    announced: list[Card]
+    forder: list[int]
+    reinvest_queue: list[int]
+    # the rules as fields (DrifterState._read_rules): Rules is a plain Python class, slow to read
+    quick_start: bool
+    ante: int
+    hand_size: int
+    actions_per_turn: int
+    max_raises: int
+    max_turns: int
+    cold_hands: bool
+    high_low: bool
+    last_man_standing: bool
+    lowball: bool
+    riding_shotgun: bool
+    tombstone: bool
+    whirlwind: bool
+    # the readings that changed with the rulings (DrifterState._read_rules)
+    default_once: dict[str, str]
+    floor_stats: bool
+    full_price_concealed: bool
+    quick_start_redraw: bool
+    # the current shootout (DrifterState.reset_shootout): whether one is on, the contested
+    # stat, the challenger, the betting round's raises and lead, the fortune step's position,
+    # and final()'s log of it
+    shooting: bool
+    contested: str | None
+    challenger: int
+    rb: int
+    raises: int
+    lead: int
+    fidx: int
+    fpasses: int
+    shot_cards: list[list[str]]
+    pot_share: list[int]
+    shot_winners: list[int]
 
     def __init__(
         self,
@@ -226,7 +236,7 @@ class DrifterState(ShootoutSteps):
         self.announced = []
         self.forder = []
         self.reinvest_queue = []
-        self.reset_shootout()
+        sh.reset_shootout(self)
         self._build(catalogue, seats)
         self.has_statics = any(c.printed.abilities for c in self.cards)
         # every effect kind any card of this game carries (a copy only copies these)
@@ -261,6 +271,12 @@ class DrifterState(ShootoutSteps):
         self.riding_shotgun = rules.has(RIDING_SHOTGUN)
         self.tombstone = rules.has(TOMBSTONE)
         self.whirlwind = rules.has(WHIRLWIND)
+        # the readings that changed with the rulings (variants.py, RULINGS)
+        legacy = rules.rulings < RULINGS
+        self.default_once = _LEGACY_DEFAULT_ONCE if legacy else _DEFAULT_ONCE
+        self.floor_stats = legacy
+        self.full_price_concealed = not legacy
+        self.quick_start_redraw = legacy
 
     def _build(self, cat: Catalogue, seats: list[Seat]) -> None:
         shared: list[Card] = []
@@ -322,6 +338,8 @@ class DrifterState(ShootoutSteps):
 
     def _starting_hand(self, p: int) -> None:
         self.draw(p, self.hand_size)
+        if self.quick_start and not self.quick_start_redraw:
+            return  # the quick-start text has each player draw five, and that is all
         if not self.redrawn[p] and not any(c.defn.is_dude for c in self.hand[p]):
             # Once per game: reveal a dudeless starting hand, discard it, draw again.
             self.redrawn[p] = True
@@ -463,7 +481,7 @@ class DrifterState(ShootoutSteps):
             self.played_codes[p].add(code)
             self.played[p].append(code)
         if self.shooting and (card.in_street or (card.host is not None and card.host.in_street)):
-            self.in_shootout_card(p, card)
+            sh.in_shootout_card(self, p, card)
 
     def holdings(self, p: int) -> int:
         """`p`'s chips: the stake plus the chips on p's cards in play."""
@@ -538,7 +556,7 @@ class DrifterState(ShootoutSteps):
         self.note("copy", card.owner, card, chosen)
 
     def _once_key(self, card: Card, index: int, ability) -> tuple[int, int, str, int] | None:
-        scope = ability.once or _DEFAULT_ONCE.get(ability.timing)
+        scope = ability.once or self.default_once.get(ability.timing)
         if scope is None:
             return None
         number = self.turns if scope == "turn" else self.shootouts if scope == "shootout" else 0
@@ -693,7 +711,7 @@ class DrifterState(ShootoutSteps):
             if len(self.hand[self.actor]) <= self.hand_size:
                 menu.append(END_TURN)
             return menu
-        return self.shootout_menu()
+        return sh.shootout_menu(self)
 
     def _price(self, card: Card, revealed: bool) -> int:
         cost = card.printed.cost
@@ -804,8 +822,12 @@ class DrifterState(ShootoutSteps):
             return all(any(len(d.gear) >= 2 for d in self.dudes_of(q)) for q in range(self.n))
         return self.pturns[p] >= 2
 
-    def apply(self, action: Action) -> None:
-        """Carry out an action of the player to act; IllegalAction (state unchanged) if illegal."""
+    def apply(self, action: object) -> None:
+        """Carry out an action of the player to act; IllegalAction (state unchanged) if illegal.
+
+        Anything that is not a legal Action is an IllegalAction, in both builds: `action` is
+        typed `object` so that the compiled build does not refuse a non-Action with its own
+        TypeError before this check."""
         if self.over:
             raise IllegalAction("the game is over")
         if not isinstance(action, Action):
@@ -846,7 +868,7 @@ class DrifterState(ShootoutSteps):
         elif kind == "play_gear":
             self._do_play_gear(a)
         elif kind == "challenge":
-            self._do_challenge(a)
+            sh._do_challenge(self, a)
         elif kind == "play_kicker":
             self._do_play_kicker(a)
         elif kind == "end_actions":
@@ -855,47 +877,49 @@ class DrifterState(ShootoutSteps):
             self._do_as_gear(a)
         # the challenge
         elif kind == "accept":
-            self._do_accept(a)
+            sh._do_accept(self, a)
         elif kind == "refuse":
-            self._do_refuse(a)
+            sh._do_refuse(self, a)
         elif kind == "shotgun":
-            self._do_shotgun(a)
+            sh._do_shotgun(self, a)
         elif kind == "pass_shotgun":
-            self._do_pass_shotgun(a)
+            sh._do_pass_shotgun(self, a)
         # betting
         elif kind == "bet":
-            self._do_bet(a)
+            sh._do_bet(self, a)
         elif kind == "call":
-            self._do_call(a)
+            sh._do_call(self, a)
         elif kind == "check":
-            self._do_check(a)
+            sh._do_check(self, a)
         elif kind == "raise":
-            self._do_raise(a)
+            sh._do_raise(self, a)
         elif kind == "fold":
-            self._do_fold(a)
+            sh._do_fold(self, a)
         # gear reveals and fortunes
         elif kind == "pass_fortune":
-            self._do_pass_fortune(a)
+            sh._do_pass_fortune(self, a)
         elif kind == "play_fortune":
-            self._do_play_fortune(a)
+            sh._do_play_fortune(self, a)
         elif kind == "as_fortune":
-            self._do_as_fortune(a)
+            sh._do_as_fortune(self, a)
         elif kind == "reveal_gear":
-            self._do_reveal_gear(a)
+            sh._do_reveal_gear(self, a)
         elif kind == "pass_reveal":
-            self._do_pass_reveal(a)
+            sh._do_pass_reveal(self, a)
         # after the showdown
         elif kind == "reinvest":
-            self._do_reinvest(a)
+            sh._do_reinvest(self, a)
         elif kind == "bury":
-            self._do_bury(a)
+            sh._do_bury(self, a)
         else:
             raise AssertionError(f"no step for {kind}")
 
-    def apply_for(self, player: int, action: Action) -> None:
+    def apply_for(self, player: object, action: object) -> None:
         """`apply`, checking first that `player` is the one to act (for callers that know who)."""
         if self.over:
             raise IllegalAction("the game is over")
+        if type(player) is not int:
+            raise IllegalAction(f"not a seat: {player!r}")
         if player != self.actor:
             if 0 <= player < self.n and self.shooting and self.folded[player]:
                 raise IllegalAction(f"{self.seats[player].name} has folded and cannot act")
@@ -909,6 +933,9 @@ class DrifterState(ShootoutSteps):
         for m in menu:
             if m is a:
                 return  # the usual case: an action of the menu itself
+        problem = malformed(a)
+        if problem:
+            raise IllegalAction(f"not a legal action: {problem}")
         if a in menu:
             return
         kind = a.kind
@@ -919,24 +946,93 @@ class DrifterState(ShootoutSteps):
                 f"{kind} is not legal now ({self.phase} step,"
                 f" {self.seats[self.actor].name} to act); legal: {', '.join(kinds)}"
             )
-        p = self.actor
         if kind in ("bet", "raise"):
-            lo, hi = self.amount_range(kind)
+            lo, hi = sh.amount_range(self, kind)
             if not lo <= a.amount <= hi:
                 raise IllegalAction(f"{kind} of ${a.amount} is outside ${lo}..${hi}")
             return
-        if kind in ("play_dude", "play_gear") and not a.revealed:
-            card = self._card(a.card)
-            base = Action(kind, card=a.card, dude=a.dude, chips=card.printed.cost, target=a.target)
-            if base in menu and card.printed.cost <= a.chips <= self.stake[p]:
-                if not self.quick_start or a.chips == card.printed.cost:
-                    return
-                raise IllegalAction("quick-start cards are played with exactly their cost on them")
+        if kind in ("play_gear", "play_fortune", "as_fortune"):
+            # the menu offers a copy card's first few targets (as it offers a few bet sizes):
+            # any card it may copy goes, checked here; the rest of the play as with the first
+            a = self._copy_target_checked(a)
+            if a in menu:
+                return
+        if kind in ("play_dude", "play_gear"):
+            self._check_play(a, menu)
+            return
+        raise IllegalAction(f"{a} is not legal now")
+
+    def _check_play(self, a: Action, menu: list[Action]) -> None:
+        """A dude or gear play that is not in the menu: legal with any amount of chips from the
+        card's cost up to the stake when concealed, else IllegalAction naming the reason."""
+        p, kind = self.actor, a.kind
+        card = self._card(a.card)
+        if card not in self.hand[p]:
+            raise IllegalAction(f"card {a.card} is not in your hand")
+        printed = card.printed
+        want = "dude" if kind == "play_dude" else "gear"
+        if printed.type != want:
+            raise IllegalAction(f"{printed.name} is a {printed.type} card, not a {want} card")
+        if kind == "play_gear" and not any(d.uid == a.dude for d in self.dudes_of(p)):
+            raise IllegalAction(f"card {a.dude} is not one of your dudes in the saloon")
+        cost = printed.cost
+        if a.revealed:
+            if self.quick_start:
+                raise IllegalAction("quick-start cards are played concealed")
+            price = max(cost - 1, 0)
+            if a.chips != price:
+                raise IllegalAction(
+                    f"a card played revealed takes exactly its cost less $1 (${price}),"
+                    f" not ${a.chips}"
+                )
+        elif not cost <= a.chips <= self.stake[p]:
             raise IllegalAction(
-                f"illegal amount: a concealed card takes from ${card.printed.cost} up to your stake"
+                f"illegal amount: a concealed card takes from ${cost} up to your stake"
                 f" (${self.stake[p]}), not ${a.chips}"
             )
-        raise IllegalAction(f"{a} is not legal now")
+        elif self.quick_start and a.chips != cost:
+            raise IllegalAction("quick-start cards are played with exactly their cost on them")
+        base = Action(kind, a.card, a.dude, a.revealed, a.chips if a.revealed else cost, 0, "",
+                      a.target, -1)  # fmt: skip
+        if base not in menu:  # the play itself is not offered: no action left, too dear...
+            raise IllegalAction(
+                f"{kind} of card {a.card} is not legal now ({self.phase} step,"
+                f" {self.actions_left} actions left, stake ${self.stake[p]})"
+            )
+
+    def _copy_target_checked(self, a: Action) -> Action:
+        """`a` with the first card its copy card may copy in place of the one it names (the
+        menu offers that one), after checking that it may copy the one it names; `a` itself
+        if it plays no copy card. IllegalAction naming the reason otherwise."""
+        p = self.actor
+        card = self._card(a.card)
+        if a.kind == "as_fortune":
+            if card.owner != p or not card.revealed:
+                raise IllegalAction(f"card {a.card} is not a revealed card of yours")
+            abilities = card.defn.abilities
+            if not 0 <= a.ability < len(abilities):
+                raise IllegalAction(f"{card.defn.name} has no ability {a.ability}")
+            copy_of = ab.copy_of(abilities[a.ability].effects)
+        else:
+            if card not in self.hand[p]:
+                raise IllegalAction(f"card {a.card} is not in your hand")
+            copy_of = ab.copy_of([e for x in card.printed.abilities for e in x.effects])
+            if copy_of is None and a.kind == "play_gear" and a.target != -1:
+                raise IllegalAction(f"{card.printed.name} is no copy card: it copies nothing")
+        if copy_of is None:
+            return a
+        eligible = [c.uid for c in ab.copy_candidates(self, copy_of)]
+        if a.target in eligible:
+            return Action(a.kind, a.card, a.dude, a.revealed, a.chips, a.amount, a.stat,
+                          eligible[0], a.ability)  # fmt: skip
+        if not eligible and a.target == -1:
+            return a  # nothing to copy: the card is played as it is
+        what = "card" if copy_of == "any" else f"{copy_of} card"
+        rule = f"{card.printed.name} copies a revealed {what} in the saloon or street"
+        may = f"it may copy {', '.join(map(str, eligible))}" if eligible else "there is none"
+        if a.target == -1:
+            raise IllegalAction(f"{rule}: name the card it copies ({may})")
+        raise IllegalAction(f"{rule} (not a copy card): card {a.target} is not one ({may})")
 
     def _card(self, uid: int) -> Card:
         if not 0 <= uid < len(self.cards):
@@ -996,7 +1092,7 @@ class DrifterState(ShootoutSteps):
                 # three actions taken: the turn moves on to its end without asking
                 self._end_actions()
                 continue
-            if not self.auto_step():
+            if not sh.auto_step(self):
                 return
             self._menu = None
 
@@ -1110,6 +1206,9 @@ class DrifterState(ShootoutSteps):
         new.last_man_standing, new.lowball = self.last_man_standing, self.lowball
         new.riding_shotgun, new.tombstone = self.riding_shotgun, self.tombstone
         new.whirlwind = self.whirlwind
+        new.default_once, new.floor_stats = self.default_once, self.floor_stats
+        new.full_price_concealed = self.full_price_concealed
+        new.quick_start_redraw = self.quick_start_redraw
         cmap: dict[int, Card] = {}
         for c in self.cards:
             x = Card(c.uid, c.printed, c.owner)
@@ -1162,13 +1261,110 @@ class DrifterState(ShootoutSteps):
         new.shooting, new.contested, new.challenger = self.shooting, self.contested, self.challenger
         new.rb, new.raises, new.lead = self.rb, self.raises, self.lead
         new.fidx, new.fpasses = self.fidx, self.fpasses
-        new.clone_shootout_from(self, cmap)
+        sh.clone_shootout_from(new, self, cmap)
         return new
 
+    # Actions that change no card in play as long as the step they are taken in goes on (the
+    # gear announced in a reveal step turns up only when the step ends), with that step; the
+    # betting actions among them move chips, and the ability conditions that read chips.
 
-# Actions that change no card in play as long as the step they are taken in goes on (the
-# gear announced in a reveal step turns up only when the step ends), with that step; the
-# betting actions among them move chips, and the ability conditions that read chips.
+    # --- who is in the shootout (abilities.py reads these too) ---------------------------
+
+    # --- who is in ------------------------------------------------------------------------
+
+    def in_shootout(self, p: int) -> bool:
+        return self.sdude[p] is not None and not self.folded[p] and not self.out[p]
+
+    def shootout_players(self) -> list[int]:
+        """Players still in the shootout, clockwise from the challenger."""
+        return [q for q in self.seats_from(self.challenger) if self.in_shootout(q)]
+
+    def shootout_dudes(self) -> list[Card]:
+        if not self.shooting:
+            return []
+        return [
+            d
+            for q in self.seats_from(self.challenger)
+            if self.in_shootout(q) and (d := self.sdude[q]) is not None
+        ]
+
+    def opposing_dudes(self, owner: int) -> list[Card]:
+        if not self.shooting:
+            return []
+        return [
+            d
+            for q in self.seats_from(owner)
+            if q != owner and self.in_shootout(q) and (d := self.sdude[q]) is not None
+        ]
+
+    def other_shootout_players(self, owner: int) -> list[int]:
+        if not self.shooting:
+            return []
+        return [q for q in self.seats_from(owner) if q != owner and self.in_shootout(q)]
+
+    def is_all_in(self, p: int) -> bool:
+        return self.shooting and self.in_shootout(p) and self.stake[p] == 0
+
+    def value(self, dude: Card) -> int:
+        """The dude's contested stat now (quick-start: its highest stat)."""
+        st = self.stats(dude)
+        if self.contested is None:
+            return max(st)
+        return st[STAT_INDEX[self.contested]]
+
+    def lead_bettor(self) -> int:
+        """Highest showing contested stat; ties: the challenger, else closest clockwise to it."""
+        if self.quick_start:
+            return self.challenger
+        best, lead = -1, self.challenger
+        for q in self.shootout_players():
+            d = self.sdude[q]
+            assert d is not None
+            v = self.value(d)
+            if v > best:
+                best, lead = v, q
+        return lead
+
+    def lead_changed(self) -> None:
+        """Cards were played or revealed: the lead bettor is determined again."""
+        lead = self.lead_bettor()
+        if lead != self.lead:
+            self.lead = lead
+            self.note("lead", lead)
+
+    def auto_choose_opponent(self, owner: int, opp: list[Card]) -> list[Card]:
+        """An automatic `chosen_opponent`: the opposing dude showing the most contested stat."""
+        if not opp:
+            return []
+        return [max(opp, key=self.value)]
+
+    def auto_choose_stat(self, owner: int) -> str:
+        """An automatic `change_contested: choose`: the stat where its dude leads by most."""
+        mine = self.sdude[owner]
+        if mine is None:
+            return self.contested or "skill"
+        ms = self.stats(mine)
+        others = [self.stats(d) for d in self.opposing_dudes(owner)]
+        best = max(range(3), key=lambda i: ms[i] - max((o[i] for o in others), default=0))
+        return STATS[best]
+
+    def force_reveal(self, dude: Card) -> None:
+        """force_reveal_gear: its player turns up one concealed gear card (the earliest)."""
+        s = self
+        if not dude.in_street or ab.has_flag(s, dude, "cant_reveal_gear"):
+            return
+        for g in dude.gear:
+            if not g.revealed:
+                self.pot += g.chips
+                g.chips = 0
+                g.revealed = True
+                if self.log is not None:
+                    self.note("reveal_gear", g.owner, g, dude, self.stats(dude))
+                ab.trigger(s, g, "on_reveal", dude)
+                self.lead_changed()
+                return
+
+
 _STILL: Final = {
     "check": "bet",
     "bet": "bet",

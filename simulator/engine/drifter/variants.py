@@ -34,6 +34,13 @@ DECK_VARIANTS: Final = (DEUCES_WILD, TRES_AMIGOS, ON_YOUR_LONESOME, DRAW, STUD)
 VARIANTS: Final = PLAY_VARIANTS + DECK_VARIANTS
 COPY_LIMIT_VARIANTS: Final = (DEUCES_WILD, TRES_AMIGOS, ON_YOUR_LONESOME)
 
+# Which of the engine's readings of the rules text a game is played by. 3: the current one (the
+# text followed where the engine once strayed: docs/rules/high-stakes-drifter.md, "Rulings").
+# 2: the reading of every game recorded before it (record versions 1 and 2), kept so that those
+# records replay as they were played. Rules written without `rulings` are of that time.
+RULINGS: Final = 3
+LEGACY_RULINGS: Final = 2
+
 
 def variant_name(name: str) -> str:
     """Normalise 'High-Low', 'high low' or 'high_low' to its canonical name (or RulesError)."""
@@ -57,6 +64,7 @@ class Rules:
     max_turns: int = 400
     # The seat that gets the badge first; None draws it at random (a recorded chance event).
     first_player: int | None = None
+    rulings: int = RULINGS
 
     def __post_init__(self) -> None:
         names = frozenset(variant_name(v) for v in self.variants)
@@ -70,6 +78,8 @@ class Rules:
         first = self.first_player
         if first is not None and (type(first) is not int or first < 0):
             raise RulesError(f"first_player must be a seat number or None, not {first!r}")
+        if type(self.rulings) is not int or self.rulings not in (LEGACY_RULINGS, RULINGS):
+            raise RulesError(f"rulings are {LEGACY_RULINGS} or {RULINGS}, not {self.rulings!r}")
         if self.ante > self.starting_stake:
             raise RulesError("the ante cannot exceed the starting stake")
         if self.quick_start and names:
@@ -97,11 +107,13 @@ class Rules:
             "max_raises": self.max_raises,
             "max_turns": self.max_turns,
             "first_player": self.first_player,
+            "rulings": self.rulings,
         }
 
     @classmethod
     def from_json(cls, data: Any) -> Rules:
-        """Rules from their JSON object; RulesError if malformed."""
+        """Rules from their JSON object; RulesError if malformed. An object without `rulings`
+        was written before they existed (record versions 1 and 2): the legacy rulings."""
         if not isinstance(data, dict):
             raise RulesError("rules must be an object")
         known = set(cls().to_json())
@@ -109,6 +121,7 @@ class Rules:
         if extra:
             raise RulesError(f"unknown rules keys {sorted(extra)}")
         values = dict(data)
+        values.setdefault("rulings", LEGACY_RULINGS)
         variants = values.pop("variants", [])
         if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
             raise RulesError("variants must be a list of names")

@@ -15,7 +15,8 @@ from simulator.engine.drifter.cards import STAT_INDEX, CardDef, Catalogue, Kicke
 from simulator.engine.drifter.variants import Rules
 
 if TYPE_CHECKING:
-    from simulator.engine.drifter.state import Card, DrifterState
+    from simulator.engine.drifter.pieces import Card
+    from simulator.engine.drifter.state import DrifterState
 
 
 class View:

@@ -157,7 +157,8 @@ class GunfighterState(BaseGameState):
         }
 
     def final(self) -> dict:
-        """Winner (None for a capped draw), stats and turns."""
+        """Winner (None for a capped draw), stats and turns (the turns completed: a gunfight
+        that ends in a death ends during turn `turns` + 1, as the narration says)."""
         return {
             "winner": self.winner,
             "health": list(self.health),
@@ -265,10 +266,14 @@ class GunfighterState(BaseGameState):
                 return
             self._use(player, CARDS[self.selected[player]])
             if self.winner is not None:
+                # final()["turns"] counts the turns completed: not this one, cut short
                 self._say(
-                    "{} is dead; {} wins the gunfight",
+                    "{} is dead; {} wins the gunfight in turn {}, after {} full turn{}",
                     self.names[1 - self.winner],
                     self.names[self.winner],
+                    self.turn + 1,
+                    self.turn,
+                    "" if self.turn == 1 else "s",
                 )
                 self.phase = OVER
                 return

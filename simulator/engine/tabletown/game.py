@@ -80,6 +80,7 @@ class Combat:
     __slots__ = (
         "combatants",
         "drawer",
+        "fired",
         "group",
         "groups",
         "hits",
@@ -99,6 +100,7 @@ class Combat:
         self.member = 0
         self.hits: list[tuple[int, str]] = []  # (seat hit, weapon name)
         self.tnt: list[tuple[int, int]] = []  # (seat, sticks), exploding after everyone
+        self.fired = False  # anyone shot or lit TNT (the narration says when nobody did)
 
 
 def _rules(rules: dict | None) -> dict:
@@ -237,6 +239,8 @@ class TabletownState(BaseGameState):
             if kind == "turn_to_face":
                 self.facing[p] = self.law_violator
                 self._say("{} turns to face {}", self.names[p], self.names[self.law_violator])
+            else:
+                self._say("{} stays facing {}", self.names[p], self.names[self.facing[p]])
         self._advance()
 
     def view(self, player: int) -> dict:
@@ -509,17 +513,28 @@ class TabletownState(BaseGameState):
             combatants = [s for s in self._seats_from(drawer) if self.alive[s]]
             combatants = [s for s in combatants if s not in self.escaped]
         if len(combatants) < 2:
+            self._say("Nobody is left to fight")
             self.escaped.clear()
             return
         combat = Combat(kind, drawer, target, combatants)
         totals: dict[int, list[int]] = {}
+        told: dict[int, str] = {}
         for seat in combatants:
-            total = self.chance.randint(1, 6, "initiative")
+            roll = total = self.chance.randint(1, 6, "initiative")
             weapon = self._weapon(seat)
-            if weapon is not None and self.rules["advanced"]:
+            told[seat] = f"{self.names[seat]} {roll}"
+            if weapon is not None and self.rules["advanced"] and weapon.initiative:
                 total += weapon.initiative
+                told[seat] += f" + {weapon.initiative} ({weapon.name}) = {total}"
             totals.setdefault(total, []).append(seat)
         combat.groups = [totals[t] for t in sorted(totals)]
+        self._say(
+            "Initiative, lowest first: {}",
+            ", then ".join(
+                " and ".join(told[seat] for seat in group) + (" at once" if len(group) > 1 else "")
+                for group in combat.groups
+            ),
+        )
         self.combat = combat
 
     def _next_shooter(self) -> bool:
@@ -530,9 +545,15 @@ class TabletownState(BaseGameState):
             group = combat.groups[combat.group]
             while combat.member < len(group):
                 seat = group[combat.member]
-                if self.alive[seat] and self._combat_actions(seat) != [HOLD]:
-                    self.phase, self.actor = COMBAT, seat
-                    return True
+                if self.alive[seat]:
+                    if self._combat_actions(seat) != [HOLD]:
+                        self.phase, self.actor = COMBAT, seat
+                        return True
+                    self._say(
+                        "{} has {}",
+                        self.names[seat],
+                        "nobody to shoot at" if self.loaded[seat] else "nothing loaded and no TNT",
+                    )
                 combat.member += 1
             # Equal initiative shoots at once: the group's hits land together.
             self._apply_hits(combat.hits)
@@ -577,13 +598,18 @@ class TabletownState(BaseGameState):
         if action.kind == "hold":
             self._say("{} holds fire", self.names[p])
             return
+        combat.fired = True
         if action.kind == "tnt":
             sticks = [c for c in self.hands[p] if CARDS[c] is TNT][: action.n]
             for card in sticks:
                 self.hands[p].remove(card)
                 self.discard.append(card)
             combat.tnt.append((p, action.n))
-            self._say("{} lights {} stick(s) of TNT", self.names[p], action.n)
+            self._say(
+                "{} lights {} of TNT: it goes BOOM after everyone has fired",
+                self.names[p],
+                "a stick" if action.n == 1 else f"{action.n} sticks",
+            )
             self._law_broken(p)
             return
         target, weapon = action.target, self._weapon(p)
@@ -599,10 +625,12 @@ class TabletownState(BaseGameState):
             if roll >= hits_on:
                 combat.hits.append((target, weapon.name))
             self._say(
-                "{} shoots at {} with the {}: {} ({})",
+                "{} {} {} with the {} (hits on {}+): {}, {}",
                 self.names[p],
+                "fires both shells at once, one shot, at" if shells == 2 else "shoots at",
                 self.names[target],
                 weapon.name,
+                hits_on,
                 roll,
                 "hit" if roll >= hits_on else "miss",
             )
@@ -635,6 +663,13 @@ class TabletownState(BaseGameState):
                 self._say("{}'s {} cancels the hit", self.names[seat], CARDS[star].name)
                 continue
             self.wounds[seat] += 1
+            self._say(
+                "{} takes a wound from the {}: {} of {}",
+                self.names[seat],
+                weapon,
+                self.wounds[seat],
+                WOUNDS_SURVIVED + 1,
+            )
             if self.wounds[seat] > WOUNDS_SURVIVED:
                 dead.append(seat)
         for seat in dead:
@@ -648,15 +683,26 @@ class TabletownState(BaseGameState):
         combat = self.combat
         assert combat is not None
         hits: list[tuple[int, str]] = []
-        for _, sticks in combat.tnt:
+        for thrower, sticks in combat.tnt:
             # TNT goes BOOM last, even if its thrower is dead: roll for everyone at the table.
             hits_on = TNT.tnt_hits_on[sticks - 1]
+            told = []
             for seat in range(self.n):
                 if not self.alive[seat] or seat in self.escaped:
                     continue
-                if self.chance.randint(1, 6, "tnt") >= hits_on:
+                roll = self.chance.randint(1, 6, "tnt")
+                if roll >= hits_on:
                     hits.append((seat, "TNT"))
+                told.append(f"{self.names[seat]} {roll} ({'hit' if roll >= hits_on else 'miss'})")
+            self._say(
+                "BOOM! {}'s TNT (hits on {}+): {}",
+                self.names[thrower],
+                hits_on,
+                ", ".join(told) or "nobody is at the table",
+            )
         self._apply_hits(hits)
+        if not combat.fired:
+            self._say("The {} ends without a shot", "DRAW" if combat.kind == "draw" else "SHOOTOUT")
         self.combat = None
         self.escaped.clear()
         standing = [s for s in range(self.n) if self.alive[s]]

@@ -371,7 +371,7 @@ def test_put_into_play_as_gear_and_extra_actions():
     boss_card = g.saloon[0]
     assert [x.printed.name for x in boss_card.gear] == ["Six-Gun"] and g.stake[0] == 96
     assert g.actions_left == 2  # 3 + 1 extra - 2 used
-    assert not any(a.kind == "as_gear" for a in g.legal_actions())  # once per turn
+    assert any(a.kind == "as_gear" for a in g.legal_actions())  # again, while actions last
 
 
 def test_wins_ties_wins_alone():
@@ -555,11 +555,18 @@ def test_targets_of_a_static_fortune(target, hits_jake, hits_hank):
     assert g.stats(g.sdude[0])[2] == (2 if hits_hank else 4)
 
 
-def test_stats_never_go_below_zero():
+def test_a_stat_may_go_below_zero_as_the_text_sets_no_floor():
     g = game([[2, *F], [2, *F]], chips=[[3], []], flips=[1])
     act(g, "play_dude", card=find(g, 0, "Jake"), revealed=True, chips=4)
     act(g, "play_kicker", card=g.chips[0][0].uid, dude=g.saloon[0].uid)
-    assert g.stats(g.saloon[0]) == [7, 0, 5]  # skill 2 - 3 stops at 0
+    assert g.stats(g.saloon[0]) == [7, -1, 5]  # skill 2 - 3
+
+
+def test_the_legacy_rulings_floor_stats_at_zero():
+    g = game([[2, *F], [2, *F]], chips=[[3], []], flips=[1], rules=Rules(rulings=2))
+    act(g, "play_dude", card=find(g, 0, "Jake"), revealed=True, chips=4)
+    act(g, "play_kicker", card=g.chips[0][0].uid, dude=g.saloon[0].uid)
+    assert g.stats(g.saloon[0]) == [7, 0, 5]  # skill 2 - 3 stopped at 0 (old records)
 
 
 def test_quick_rules_still_allow_abilities():

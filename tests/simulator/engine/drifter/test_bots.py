@@ -106,10 +106,29 @@ def test_determinize_deals_opponents_kicker_stacks_again_by_value_only():
     assert [(k.uid, k.defn.code) for k in g.chips[1]] == real
 
 
-def test_registry_bot_factories_build_bots():
-    spec = get_game("drifter")
-    for name in ("random", "heuristic", "search"):
-        assert spec.bots[name](0, 1).choose is not None
+def _choices(bots, decisions):
+    g = fresh(7)
+    for _ in range(decisions):
+        if g.is_over:
+            break
+        g.apply(bots[g.to_act].choose(g.view(g.to_act), g.legal_actions()))
+    return g.record()
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "decisions"),
+    [("random", RandomBot, 60), ("heuristic", HeuristicBot, 60), ("search", SearchBot, 6)],
+)
+def test_each_registered_bot_name_builds_that_bot_seeded_by_the_seed(name, kind, decisions):
+    """The service builds bots by name as `factory(seat, seed)`: the bot of that kind, whose
+    choices follow the seed and not the seat."""
+    factory = get_game("drifter").bots[name]
+    built = [factory(0, 11), factory(1, 12)]
+    assert all(type(b) is kind for b in built)
+    record = _choices(built, decisions)
+    assert record == _choices([kind(11), kind(12)], decisions)
+    assert record == _choices([factory(5, 11), factory(6, 12)], decisions)
+    assert record != _choices([factory(0, 13), factory(1, 14)], decisions)
 
 
 def _heuristic_game(seats, seed):

@@ -150,8 +150,8 @@ def test_a_folded_player_may_reinvest_the_dude_and_keeps_its_concealed_gear():
     assert g.to_act == 1 and g.phase == "reinvest"
     act(g, "reinvest", dude=g.sdude[1].uid)
     jake = next(d for d in g.saloon if d.printed.name == "Jake")
-    assert jake.chips == 4 and jake.gear[0].chips == 2 and not jake.gear[0].revealed
-    assert g.stake[1] == 88 - 4
+    assert jake.chips == 5 and jake.gear[0].chips == 2 and not jake.gear[0].revealed
+    assert g.stake[1] == 88 - 5  # Jake folded concealed: his full cost (docs: Reinvesting)
 
 
 def test_folded_player_cannot_act_again():

@@ -6,8 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from simulator.engine.core.chance import RecordedChance
 from simulator.engine.core.errors import RulesError
 from simulator.engine.drifter import Rules, Seat, new_game, replay
+from simulator.engine.drifter import abilities as ab
 from simulator.engine.drifter.bots import HeuristicBot, RandomBot
 from simulator.engine.drifter.cards import DEFAULT_FIXTURES, load_catalogue
 from simulator.engine.drifter.variants import PLAY_VARIANTS
@@ -124,3 +126,90 @@ def test_games_with_random_decks_of_the_real_cards_keep_every_invariant(spec):
         assert g.total_chips() == total and min(g.stake) >= 0
         g.zone_of_every_card()
     assert replay(g.record()).final() == g.final()
+
+
+@SETTINGS
+@given(games(), st.integers(0, 200))
+def test_a_clone_given_the_same_actions_plays_the_same_game(spec, cut):
+    """Search bots play on clones: from any position, a clone with the same chance to come
+    offers the same menus at every decision and ends with the same final facts."""
+    n, rules, seed, kinds = spec
+    cat = basic()
+    rng = random.Random(seed)
+    decks = [tuple(rng.sample(DECK, len(DECK))) for _ in range(n)]
+    g = new_game(
+        [Seat(f"P{i}", decks[i], CHIPS) for i in range(n)], rules=rules, seed=seed, catalogue=cat
+    )
+    bots = [
+        RandomBot(seed + i) if k == "random" else HeuristicBot(seed + i)
+        for i, k in enumerate(kinds)
+    ]
+    for _ in range(cut):
+        if g.is_over:
+            break
+        g.apply(bots[g.to_act].choose(g.view(g.to_act), g.legal_actions()))
+    twin = g.clone()
+    twin.chance = RecordedChance(0, None)  # the same draws to come, drawn apart
+    twin.chance.rng.setstate(g.chance.rng.getstate())
+    while not g.is_over:
+        legal = g.legal_actions()
+        assert twin.legal_actions() == legal
+        action = bots[g.to_act].choose(g.view(g.to_act), legal)
+        g.apply(action)
+        twin.apply(action)
+    assert twin.is_over
+    assert twin.final() == g.final()
+
+
+def _fill_caches(g):
+    """Read what bots read between actions, so that the caches hold an entry per dude."""
+    g.legal_actions()
+    for d in g.all_dudes():
+        ab.dude_stats(g, d)
+
+
+def _fresh_stats(g, key):
+    """The stats a stat cache key stands for: a dude's uid, or (view.py's what-ifs) -1 - uid
+    for its stats with its gear turned up and -1_000_000 - uid for its own alone."""
+    if key >= 0:
+        return ab.dude_stats(g, g.cards[key])
+    with_gear = key > -1_000_000
+    dude = g.cards[-1 - key if with_gear else -1_000_000 - key]
+    return g.view(dude.owner).true_stats(dude, with_gear=with_gear)
+
+
+def _assert_caches_fresh(g):
+    """Every stat, effect list and menu kept in a cache equals the one worked out afresh."""
+    stats, effects, menu = g.stat_cache, g.fx_cache, g._menu
+    g.stat_cache = g.fx_cache = None  # caches off: every read below is worked out afresh
+    try:
+        for key, cached in (stats or {}).items():
+            assert cached == _fresh_stats(g, key), key
+        for uid, cached in (effects or {}).items():
+            assert cached == ab.effects_on(g, g.cards[uid]), g.cards[uid]
+        if menu is not None and not g.over:
+            assert menu == g._build_menu()
+    finally:
+        g.stat_cache, g.fx_cache, g._menu = stats, effects, menu
+
+
+@SETTINGS
+@given(games())
+def test_after_every_action_the_kept_stats_effects_and_menus_equal_fresh_ones(spec):
+    """apply keeps the cached stats and effects when the action moved no card; whatever it
+    keeps must be what a fresh computation gives."""
+    n, rules, seed, kinds = spec
+    cat = basic()
+    rng = random.Random(seed)
+    decks = [tuple(rng.sample(DECK, len(DECK))) for _ in range(n)]
+    g = new_game(
+        [Seat(f"P{i}", decks[i], CHIPS) for i in range(n)], rules=rules, seed=seed, catalogue=cat
+    )
+    bots = [
+        RandomBot(seed + i) if k == "random" else HeuristicBot(seed + i)
+        for i, k in enumerate(kinds)
+    ]
+    while not g.is_over:
+        _fill_caches(g)
+        g.apply(bots[g.to_act].choose(g.view(g.to_act), g.legal_actions()))
+        _assert_caches_fresh(g)

@@ -32,7 +32,8 @@ def finished(seed=3, rules=None, n=2):
 def test_record_is_json_and_replays_to_the_same_final():
     g = finished()
     record = json.loads(json.dumps(g.record()))
-    assert record["version"] == 2 and record["game"] == "drifter"
+    assert record["version"] == 3 and record["game"] == "drifter"
+    assert record["rules"]["rulings"] == 3
     assert {e[0] for e in record["events"]} >= {"act", "shuffle", "pick"}
     again = replay(record, catalogue=basic())
     assert again.final() == g.final() and again.stake == g.stake

@@ -152,7 +152,7 @@ def test_kicker_chip_may_go_on_an_opponents_dude():
     act(g, "play_dude", card=jake, revealed=True, chips=4)
     end_turn(g)
     act(g, "play_kicker", card=kicker(g, 0, 3), dude=jake)
-    assert g.stats(g.cards[jake]) == [7, 0, 5]  # blue chip landed skill -3 (never below 0)
+    assert g.stats(g.cards[jake]) == [7, -1, 5]  # the blue chip landed skill -3
 
 
 def test_kicker_limit_blocks_a_chip_on_a_revealed_dude():

@@ -74,6 +74,11 @@ def test_each_player_discards_two_face_up_then_takes_a_staredown():
     assert state.phase == "select"
 
 
+def test_each_gunfighter_starts_with_two_accuracy_two_bullets_and_two_health():
+    state = new_game([{}, {}], seed=3)
+    assert (state.accuracy, state.bullets, state.health) == ([2, 2], [2, 2], [2, 2])
+
+
 def test_the_staredown_can_never_be_discarded():
     state = new_game([{}, {}], seed=3)
     assert all(a.card != STAREDOWN for a in state.legal_actions())

@@ -1,0 +1,126 @@
+"""The pieces of a game of High Stakes Drifter: seats, cards, kicker chips and marks.
+
+A leaf module: the pieces know their card data and nothing of the state that moves them, so
+`abilities`, `shootout`, `view` and `bots` read them without importing `state`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from simulator.engine.core.errors import RulesError
+from simulator.engine.drifter.actions import Action
+from simulator.engine.drifter.cards import CardDef, Effect, KickerChipDef
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player: name, deck (card codes, repeated per copy), kicker chips (codes), bot name."""
+
+    name: str
+    deck: tuple[str, ...] = ()
+    chips: tuple[str, ...] = ()
+    bot: str = "heuristic"
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "deck": list(self.deck),
+            "chips": list(self.chips),
+            "bot": self.bot,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Seat:
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+            raise RulesError(f"bad seat {data!r}")
+        deck, chips = data.get("deck", []), data.get("chips", [])
+        if not isinstance(deck, list) or not isinstance(chips, list):
+            raise RulesError("a seat's deck and chips are lists of codes")
+        return cls(data["name"], tuple(deck), tuple(chips), data.get("bot", "heuristic"))
+
+
+class Card:
+    """A card in the game. `printed` is the card as printed; `defn` what it is now (a copy card
+    takes the copied card's definition, keeping its own cost)."""
+
+    __slots__ = (
+        "challenges",
+        "chips",
+        "defn",
+        "gear",
+        "host",
+        "in_street",
+        "kickers",
+        "marks",
+        "owner",
+        "plays",
+        "printed",
+        "return_to_hand",
+        "revealed",
+        "uid",
+    )
+
+    def __init__(self, uid: int, defn: CardDef, owner: int) -> None:
+        self.uid = uid
+        self.printed = defn
+        self.defn = defn
+        self.owner = owner
+        self.revealed = False
+        self.chips = 0
+        self.gear: list[Card] = []
+        self.kickers: list[Kicker] = []
+        self.marks: list[Mark] = []
+        self.host: Card | None = None
+        self.in_street = False
+        self.return_to_hand = False
+        # a dude card's actions in the turn menu, made the first time they are offered (they
+        # depend only on its uid and printed cost; see DrifterState._dude_plays, _challenges)
+        self.plays: tuple[Action, Action, Action] | None = None
+        self.challenges: tuple[Action, ...] | None = None
+
+    def reset(self) -> None:
+        """Back to a plain card (it left play)."""
+        self.defn = self.printed
+        self.revealed = False
+        self.chips = 0
+        self.gear = []
+        self.kickers = []
+        self.marks = []
+        self.host = None
+        self.in_street = False
+        self.return_to_hand = False
+
+    def __repr__(self) -> str:
+        return f"<{self.uid} {self.defn.name}>"
+
+
+class Kicker:
+    """A kicker chip in the game; `side` is the face up side (0 or 1) once flipped."""
+
+    __slots__ = ("defn", "owner", "side", "uid")
+
+    def __init__(self, uid: int, defn: KickerChipDef, owner: int) -> None:
+        self.uid = uid
+        self.defn = defn
+        self.owner = owner
+        self.side = 0
+
+    def amount(self) -> int:
+        return self.defn.side_amounts[self.side]
+
+
+class Mark:
+    """A lasting effect of a one-shot ability, kept on the dude it targets."""
+
+    __slots__ = ("effect", "owner", "shootout", "source")
+
+    def __init__(self, effect: Effect, owner: int, source: Card | None, shootout: bool) -> None:
+        self.effect = effect
+        self.owner = owner
+        self.source = source
+        self.shootout = shootout
+
+
+__all__ = ["Card", "Kicker", "Mark", "Seat"]
