@@ -20,7 +20,7 @@ PROBE = (
     "'prefetch': s.CELERY_WORKER_PREFETCH_MULTIPLIER, "
     "'reject': s.CELERY_TASK_REJECT_ON_WORKER_LOST,"
     "'serializer': s.CELERY_TASK_SERIALIZER, 'mode': s.DATABASES['default'].get('OPTIONS', {})"
-    ".get('transaction_mode')}))"
+    ".get('transaction_mode'), 'conn_max_age': s.DATABASES['default']['CONN_MAX_AGE']}))"
 )
 
 
@@ -39,6 +39,9 @@ def test_with_no_environment_it_runs_on_sqlite_and_the_filesystem_broker():
     assert s["engine"] == "django.db.backends.sqlite3"
     assert s["mode"] == "IMMEDIATE"
     assert s["broker"] == "filesystem://"
+    # Kept between requests: opening a SQLite connection runs the PRAGMAs, which cost a status
+    # poll more than its own query (docs/operations.md, "Workers and the web on one machine").
+    assert s["conn_max_age"] == 60
     assert (s["acks_late"], s["reject"], s["prefetch"], s["serializer"]) == (True, True, 1, "json")
 
 
@@ -48,6 +51,7 @@ def test_database_and_broker_urls_switch_to_postgres_and_redis():
     )
     assert s["engine"] == "django.db.backends.postgresql"
     assert s["broker"] == "redis://h:6379/0"
+    assert s["conn_max_age"] == 60
 
 
 @pytest.mark.django_db
