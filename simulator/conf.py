@@ -40,6 +40,9 @@ DEFAULTS: dict[str, Any] = {
     "SIMULATION_WORKER_NICE": 10,
     # The Celery queue chunks go to (tests use their own, so no other worker takes them).
     "SIMULATION_QUEUE": "celery",
+    # How long a web process keeps an active run's status answer: many clients polling one
+    # run then cost one read of it per process and period (0: every poll reads the run).
+    "SIMULATION_STATUS_CACHE_SECONDS": 1.0,
     # Complete game records kept per run for replay.
     "SIMULATION_SAMPLE_RECORDS": 20,
 }

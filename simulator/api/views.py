@@ -3,6 +3,7 @@ records, cancel it. Runs are owner-scoped: another user's run is a 404."""
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -13,10 +14,19 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.schema import ERRORS
-from simulator import selectors, services
+from simulator import conf, selectors, services
 from simulator.adapters import RunRefused
 from simulator.api import serializers as s
 from simulator.engine.core import games
+
+
+def status_cache_key(pk, request) -> str | None:
+    """Where a run's status answer is kept (by host too: it holds absolute URLs); None for a
+    `pk` that is not a run's id (the lookup answers those)."""
+    if not str(pk).isdigit():
+        return None
+    return f"simulation-status:{int(pk)}:{request.get_host()}"
+
 
 LOCATION = OpenApiParameter(
     "Location",
@@ -84,17 +94,31 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": location})
 
     def retrieve(self, request, *args, **kwargs):
-        """A run's status and progress: poll it until `status` is done, failed or cancelled."""
-        # One query, which leaves the results (the aggregate, growing with players and cards)
-        # unread; re-sending lost chunks is the workers' job, never a poll's.
+        """A run's status and progress: poll it until `status` is done, failed or cancelled.
+
+        An active run's status may be up to `SIMULATION_STATUS_CACHE_SECONDS` (1 s) old."""
+        # Many clients watching one run (a progress bar each) cost one read of it a second per
+        # web process: its answer is kept that long (docs/operations.md, "Watching a run").
+        # Otherwise one query, which leaves the results unread; re-sending lost chunks is the
+        # workers' job, never a poll's.
+        key = status_cache_key(kwargs["pk"], request)
+        cached = cache.get(key) if key else None
+        if cached is not None and cached[0] == request.user.pk:
+            return Response(cached[1])
         run = get_object_or_404(self.get_queryset(), pk=kwargs["pk"])
-        return Response(self.get_serializer(run).data)
+        body = self.get_serializer(run).data
+        seconds = conf.get("SIMULATION_STATUS_CACHE_SECONDS")
+        if key and run.is_active and seconds > 0:
+            cache.set(key, (run.owner_id, body), seconds)
+        return Response(body)
 
     @extend_schema(request=None, responses={200: s.RunSerializer})
     @action(detail=True, methods=["post"])
     def cancel(self, request, pk=None):
         """Cancel a queued or running run (a finished one is left as it is)."""
         run = services.run_cancel(run=self.get_object())
+        if key := status_cache_key(run.pk, request):
+            cache.delete(key)
         return Response(self.get_serializer(run).data)
 
     @extend_schema(responses={200: s.RunResultsSerializer})
