@@ -7,7 +7,15 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ORDER = ["engine.py", "games.py", "catalogue.py", "decks.py", "collections.py", "simulations.py"]
+ORDER = [
+    "engine.py",
+    "games.py",
+    "catalogue.py",
+    "decks.py",
+    "collections.py",
+    "simulations.py",
+    "polling.py",
+]
 
 if __name__ == "__main__":
     failed = []

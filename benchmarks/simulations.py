@@ -1,28 +1,38 @@
 """Simulation throughput: heuristic heads-up High Stakes Drifter games through Celery with two
 worker processes, against the same games played in one in-process loop.
 
-    .venv/bin/python benchmarks/simulations.py [--games 100000] [--workers 2]
+    .venv/bin/python benchmarks/simulations.py [--games 100000] [--workers 2] [--layout solo]
 
 Not a test: prints the wall times, the ratio (goal >= 1.8 on 2 cores) and the per-task
 overhead (wall time the workers were busy beyond the chunks' own play time, per chunk). The
-database and broker are throwaway ones in a temporary folder (SQLite + filesystem://) unless
-CELERY_BROKER_URL / DATABASE_URL are set (`--postgres`: a throwaway PostgreSQL database).
-The same plan and seeds are played both ways, and the two aggregates are checked to be
-identical.
+workers are the layout `make run` starts (`--layout solo`: `manage.py simulation_workers`) or
+the one it started before (`--layout prefork`), at the configured CPU priority unless
+`--worker-nice` says otherwise. The database and broker are throwaway ones in a temporary
+folder (SQLite + filesystem://) unless CELERY_BROKER_URL / DATABASE_URL are set (`--postgres`:
+a throwaway PostgreSQL database). The same plan and seeds are played both ways, and the two
+aggregates are checked to be identical.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from pathlib import Path
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.simruns import (
+    LAYOUTS,
+    play_run,
+    prepare,
+    start_workers,
+    stop_workers,
+    tree_cpu_seconds,
+    wait_until_ready,
+)
 
 
 def _play(plan: dict, start: int, end: int) -> int:
@@ -32,52 +42,36 @@ def _play(plan: dict, start: int, end: int) -> int:
     return play_chunk(plan, start, end, catalogue=engine_catalogue()).games
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--layout", choices=LAYOUTS, default="solo")
+    parser.add_argument(
+        "--worker-nice", type=int, help="SIMULATION_WORKER_NICE for the workers (default: 10)."
+    )
     parser.add_argument("--bot", default="heuristic")
     parser.add_argument("--chunk-seconds", type=float, default=1.0)
     parser.add_argument(
         "--postgres", action="store_true", help="A throwaway PostgreSQL database (see harness)."
     )
     args = parser.parse_args()
-    if args.postgres:
-        sys.path.insert(0, str(BASE_DIR / "benchmarks"))
-        from harness import bench_database_url
-
-        os.environ["DATABASE_URL"] = bench_database_url("bench_simulations")
-
-    tmp = Path(tempfile.mkdtemp(prefix="drifter-bench-sim-"))
-    os.environ.setdefault("DRIFTER_VAR_DIR", str(tmp))
-    os.environ.setdefault("CELERY_FS_BROKER_DIR", str(tmp / "broker"))
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    sys.path.insert(0, str(BASE_DIR))
-    manage = [sys.executable, str(BASE_DIR / "manage.py")]
-    subprocess.run([*manage, "migrate", "--noinput", "-v0"], check=True, cwd=BASE_DIR)
-    subprocess.run([*manage, "load_catalogue"], check=True, cwd=BASE_DIR, stdout=subprocess.DEVNULL)
-
-    import django
-
-    django.setup()
+    tmp = prepare(postgres=args.postgres, name="bench_simulations")
     from django.conf import settings
     from django.contrib.auth import get_user_model
 
+    from simulator import conf
     from simulator.models import ChunkResult
     from simulator.runner import play_chunk
-    from simulator.services import run_create
 
     queue = f"bench-{uuid.uuid4().hex[:8]}"
     settings.SIMULATION_QUEUE = queue
     settings.SIMULATION_CHUNK_SECONDS = args.chunk_seconds
     settings.SIMULATION_MAX_GAMES_PER_RUN = max(args.games, 1_000_000)
     settings.SIMULATION_DISPATCH_WINDOW = 4 * args.workers
+    worker_env = {"SIMULATION_DISPATCH_WINDOW": str(4 * args.workers)}
+    if args.worker_nice is not None:
+        worker_env["SIMULATION_WORKER_NICE"] = str(args.worker_nice)
     owner, _ = get_user_model().objects.get_or_create(username="bench")
     players = [
         {"starter": "HSD-S1", "bot": args.bot},
@@ -85,55 +79,14 @@ def main() -> None:
     ]
 
     # Workers first (they take a few seconds to boot); the clock starts at submission.
-    env = os.environ.copy()
-    logs, procs = [], []
-    for i in range(args.workers):
-        log = open(tmp / f"worker{i}.log", "w")  # noqa: SIM115
-        logs.append(log)
-        procs.append(
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "config",
-                    "worker",
-                    "--pool=solo",
-                    f"--queues={queue}",
-                    "--loglevel=WARNING",
-                    "--without-gossip",
-                    "--without-mingle",
-                    "--without-heartbeat",
-                    "-n",
-                    f"bench{i}-{queue}@%h",
-                ],
-                cwd=BASE_DIR,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        )
-    time.sleep(6)
+    workers = start_workers(args.layout, args.workers, queue, tmp, worker_env)
     try:
-        began = time.perf_counter()
-        run, _ = run_create(owner=owner, game="drifter", players=players, games=args.games, seed=1)
-        while True:
-            run.refresh_from_db()
-            if not run.is_active:
-                break
-            time.sleep(0.2)
-        celery_wall = time.perf_counter() - began
-        worker_cpu = sum(_cpu_seconds(proc.pid) for proc in procs)
+        wait_until_ready(queue, args.workers if args.layout == "solo" else 1)
+        cpu_before = tree_cpu_seconds(workers.pid)
+        run, celery_wall = play_run(owner, players, args.games)
+        worker_cpu = tree_cpu_seconds(workers.pid) - cpu_before
     finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            proc.wait(timeout=30)
-        for log in logs:
-            log.close()
-    if run.status != "done":
-        sys.exit(f"the run ended {run.status}: {run.error}")
+        stop_workers(workers)
 
     from decks.catalogue import engine_catalogue
 
@@ -159,13 +112,15 @@ def main() -> None:
     overhead = (celery_wall * args.workers - busy) / chunks
     same = local.aggregate["matchups"] == run.aggregate["matchups"]
     print(f"games: {args.games:,} heuristic heads-up (HSD-S1 vs HSD-S2), bot {args.bot}")
+    nice = args.worker_nice if args.worker_nice is not None else conf.get("SIMULATION_WORKER_NICE")
+    print(f"workers: layout {args.layout}, {args.workers} processes, nice {nice}")
     print(
         f"broker: {settings.CELERY_BROKER_URL.split('://')[0]}, "
         f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}"
     )
     print(f"in-process loop: {loop_wall:8.2f} s  ({args.games / loop_wall:,.1f} games/s)")
     print(
-        f"celery x{args.workers}:       {celery_wall:8.2f} s  ({args.games / celery_wall:,.1f} "
+        f"celery x{args.workers}:        {celery_wall:8.2f} s  ({args.games / celery_wall:,.1f} "
         f"games/s), {chunks} chunks of {run.chunk_size} games"
     )
     print(f"bare processes x{args.workers}: {bare_wall:8.2f} s  (no Celery, no database)")
