@@ -1,7 +1,7 @@
 """Writes: decks (every save keeps a version), text import, sealed pools, draft pods.
 
-Services take keyword arguments, run in one transaction and raise `DeckInputError` (a
-`DomainError` carrying every problem) before writing anything when the input is bad.
+Services take keyword arguments, run in one transaction and raise a `DomainError` carrying every
+problem before writing anything when the input is bad.
 """
 
 from __future__ import annotations
@@ -33,19 +33,15 @@ from simulator.engine.drifter import formats, sealed
 UNSET: Any = object()
 
 
-class DeckInputError(DomainError):
-    """Bad deck input: carries every problem (the API answers them all in one 400)."""
-
-    def __init__(self, problems: list[formats.Problem | dict[str, Any]]):
-        self.errors = [p.as_dict() if isinstance(p, formats.Problem) else p for p in problems]
-        first = self.errors[0]
-        super().__init__(first["detail"], code=first["code"], attr=first.get("attr"))
+def _refuse(problems: list[formats.Problem]) -> DomainError:
+    """Bad deck input: every problem, in the API's error shape."""
+    return DomainError(problems=[p.as_dict() for p in problems])
 
 
 def _check_format(fmt: str | Iterable[str]) -> str:
     variants, problems = formats.parse_format(fmt)
     if problems:
-        raise DeckInputError(problems)
+        raise _refuse(problems)
     return formats.format_name(variants)
 
 
@@ -55,7 +51,7 @@ def _check_entries(
     """Quantities and codes checked, every problem reported; the rows to write."""
     problems: list[formats.Problem] = []
     if len(cards) + len(kicker_chips) > formats.MAX_ENTRIES:
-        raise DeckInputError(
+        raise _refuse(
             [
                 formats.Problem(
                     "too_many_entries",
@@ -101,7 +97,7 @@ def _check_entries(
                 )
             )
     if problems:
-        raise DeckInputError(problems)
+        raise _refuse(problems)
     return (
         {found_cards[c]: q for c, q in cards.items()},
         {found_chips[c]: q for c, q in kicker_chips.items()},
@@ -258,7 +254,7 @@ def deck_import_text(
     parsed = parse_text(text, engine_catalogue())
     problems: list[formats.Problem] = list(parsed.problems)
     if problems:
-        raise DeckInputError(problems)
+        raise _refuse(problems)
     if deck is not None:
         return deck_update(
             deck=deck, cards=dict(parsed.cards), kicker_chips=dict(parsed.kicker_chips)
