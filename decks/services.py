@@ -48,54 +48,17 @@ def _check_format(fmt: str | Iterable[str]) -> str:
 def _check_entries(
     cards: Mapping[str, Any], kicker_chips: Mapping[str, Any]
 ) -> tuple[dict[Card, int], dict[KickerChip, int]]:
-    """Quantities and codes checked, every problem reported; the rows to write."""
-    problems: list[formats.Problem] = []
-    if len(cards) + len(kicker_chips) > formats.MAX_ENTRIES:
-        raise _refuse(
-            [
-                formats.Problem(
-                    "too_many_entries",
-                    f"A deck has at most {formats.MAX_ENTRIES} entries, "
-                    f"not {len(cards) + len(kicker_chips)}.",
-                    attr="cards",
-                    limit=formats.MAX_ENTRIES,
-                )
-            ]
-        )
-    for attr, entries, key in (
-        ("cards", cards, "card"),
-        ("kicker_chips", kicker_chips, "kicker_chip"),
-    ):
-        for code, qty in entries.items():
-            if type(qty) is not int or not 1 <= qty <= formats.MAX_QTY:
-                problems.append(
-                    formats.Problem(
-                        "bad_quantity",
-                        f"{code}: the quantity must be a whole number from 1 to "
-                        f"{formats.MAX_QTY}, not {qty!r}.",
-                        attr=attr,
-                        **{key: code},
-                    )
-                )
-    found_cards = {c.code: c for c in Card.objects.filter(code__in=list(cards))}
-    found_chips = {k.code: k for k in KickerChip.objects.filter(code__in=list(kicker_chips))}
-    for code in cards:
-        if code not in found_cards:
-            problems.append(
-                formats.Problem(
-                    "unknown_card", f"There is no card {code!r}.", attr="cards", card=code
-                )
-            )
-    for code in kicker_chips:
-        if code not in found_chips:
-            problems.append(
-                formats.Problem(
-                    "unknown_kicker_chip",
-                    f"There is no kicker chip {code!r}.",
-                    attr="kicker_chips",
-                    kicker_chip=code,
-                )
-            )
+    """Quantities and codes checked by the rules module's one entry check, every problem
+    reported; the rows to write."""
+    found_cards: dict[str, Card] = {}
+    found_chips: dict[str, KickerChip] = {}
+    # too many entries is the one problem then: no query with thousands of codes
+    if len(cards) + len(kicker_chips) <= formats.MAX_ENTRIES:
+        found_cards = {c.code: c for c in Card.objects.filter(code__in=list(cards))}
+        found_chips = {k.code: k for k in KickerChip.objects.filter(code__in=list(kicker_chips))}
+    problems = formats.check_entries(
+        cards, kicker_chips, card_codes=found_cards, chip_codes=found_chips
+    )
     if problems:
         raise _refuse(problems)
     return (

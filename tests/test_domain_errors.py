@@ -15,7 +15,7 @@ from cards import collection_csv
 from cards.models import Card, Collection, CollectionEntry, KickerChip
 from config.api import DomainError, exception_handler
 from decks import services as deck_services
-from decks.models import DeckCard, DeckVersion
+from decks.models import Deck, DeckCard, DeckVersion
 from simulator.models import SimulationRun
 
 THREE = [
@@ -190,3 +190,29 @@ def test_an_import_over_the_size_limit_is_a_413_from_the_error_itself(
     assert response.status_code == 413
     assert [e["code"] for e in response.json()["errors"]] == ["file_too_large"]
     assert not CollectionEntry.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_deck_service_refusal_is_the_rules_modules_entry_check(user, catalogue):
+    """The deck service and the validator run one entry check: the same entries, the same
+    problems, word for word."""
+    from decks.catalogue import engine_catalogue
+    from simulator.engine.drifter import formats
+
+    card = Card.objects.order_by("code").first()
+    cards = {card.code: 0, "HSD-999": 2, "HSD-998": "3"}
+    chips = {"HSD-K99": 1}
+    with pytest.raises(DomainError) as refused:
+        deck_services.deck_create(owner=user, name="Bad", cards=cards, kicker_chips=chips)
+    catalogue = engine_catalogue()
+    checked = formats.check_entries(
+        cards, chips, card_codes=catalogue.card_by_code, chip_codes=catalogue.chip_by_code
+    )
+    assert refused.value.problems == [p.as_dict() for p in checked]
+    assert [p["code"] for p in refused.value.problems] == [
+        "bad_quantity", "unknown_card", "bad_quantity", "unknown_kicker_chip",
+    ]  # fmt: skip
+    validated = formats.validate_deck(fmt="standard", cards=cards, kicker_chips=chips,
+                                      catalogue=catalogue)  # fmt: skip
+    assert [p for p in validated if p in checked] == checked
+    assert not Deck.objects.exists()
