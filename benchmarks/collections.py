@@ -89,7 +89,7 @@ def bench_import(owner, rows: int) -> None:
                 collection=target, file=io.BytesIO(data), mode="add"
             )
         except collection_services.CollectionImportError as exc:
-            raise SystemExit(f"import refused: {exc.errors[:5]}") from exc
+            raise SystemExit(f"import refused: {exc.problems[:5]}") from exc
         timings.append(time.perf_counter() - start)
     seconds = min(timings)
     print(

@@ -40,16 +40,7 @@ from simulator.engine.drifter.sealed import open_booster
 
 
 class CollectionImportError(DomainError):
-    """A refused import; `errors` lists every bad row (line, column, code, detail)."""
-
-    def __init__(self, errors: list[dict[str, Any]]):
-        first = errors[0]
-        super().__init__(f"{len(errors)} problem(s); nothing was imported.", code="import_rejected")
-        self.errors = errors
-        self.first = first
-
-    def as_error(self) -> dict[str, Any]:
-        return self.first
+    """A refused import: its problems are every bad row (code, detail, attr, line, column)."""
 
 
 def _check_quantity(value: Any, *, attr: str = "quantity", allow_zero: bool = False) -> int:
@@ -159,9 +150,9 @@ def _adjust(model: type[models.Model], lookup: dict[str, Any], delta: int) -> in
             except IntegrityError:
                 continue  # it did: update the row it made
         else:
-            busy = DomainError("The entry is being changed by another request; try again.")
-            busy.code, busy.status = "busy", 409
-            raise busy
+            raise DomainError(
+                "The entry is being changed by another request; try again.", code="busy", status=409
+            )
     else:
         if not rows.filter(quantity__gte=-delta).update(quantity=F("quantity") + delta):
             have = rows.values_list("quantity", flat=True).first() or 0
@@ -504,7 +495,10 @@ def collection_import_csv(*, collection: Collection, file: Any, mode: str = "add
                 errors.append(_too_many(last_line[key], existing_chips.get(key, 0), qty))
     if errors:
         errors.sort(key=lambda e: e.line)
-        raise CollectionImportError([e.as_error() for e in errors])
+        raise CollectionImportError(
+            problems=[e.as_error() for e in errors],
+            status=413 if any(e.code == "file_too_large" for e in errors) else None,
+        )
     if mode == "replace":
         collection.entries.all().delete()
         collection.chips.all().delete()
@@ -542,13 +536,10 @@ def _read_upload(file: Any) -> bytes:
     else:
         data = file.read(limit + 1)
     if data is None or len(data) > limit:
-        raise CollectionImportError(
-            [
-                collection_csv.RowError(
-                    0, None, "file_too_large", f"The file is over {limit // 2**20} MB."
-                ).as_error()
-            ]
+        too_large = collection_csv.RowError(
+            0, None, "file_too_large", f"The file is over {limit // 2**20} MB."
         )
+        raise CollectionImportError(problems=[too_large.as_error()], status=413)
     return data
 
 

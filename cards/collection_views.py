@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from cards import collection_selectors, collection_services, scans
 from cards.api.collection_views import export_response, trade_matches_for
-from cards.collection_services import CollectionImportError, practice_booster
+from cards.collection_services import practice_booster
 from cards.models import Card, CardScan, CardSet, Collection, Condition, KickerChip, StarterDeck
 from cards.query import QuerySyntaxError
 from config.api import DomainError
@@ -213,10 +213,10 @@ def collection_import(request, pk: int):
                 result = collection_services.collection_import_csv(
                     collection=collection, file=upload, mode=mode
                 )
-            except CollectionImportError as exc:
-                errors = exc.errors
-            except DomainError as exc:
-                errors = [{"line": 0, "column": exc.attr, "detail": exc.detail}]
+            except DomainError as exc:  # a bad row has its line and column; a bad field, not
+                errors = [
+                    {"line": 0, "column": problem["attr"], **problem} for problem in exc.problems
+                ]
             else:
                 messages.success(
                     request,

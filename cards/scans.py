@@ -69,11 +69,12 @@ def _encode(image: Image.Image, fmt: str) -> bytes:
 def process(data: bytes) -> ProcessedScan:
     """The re-encoded image and its thumbnail, or `ScanError` saying why not."""
     if len(data) > MAX_BYTES:
-        error = ScanError(
-            f"The image is over {MAX_BYTES // 2**20} MB.", code="file_too_large", attr="image"
+        raise ScanError(
+            f"The image is over {MAX_BYTES // 2**20} MB.",
+            code="file_too_large",
+            attr="image",
+            status=413,
         )
-        error.status = 413
-        raise error
     fmt = sniff(data[:16])
     if fmt is None:
         raise ScanError(

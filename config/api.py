@@ -4,11 +4,13 @@ cost on requests that use no filter.
 
 Every error answers `{"errors": [{"code": ..., "detail": ..., "attr": ...}]}` (extra keys such
 as `position` or `line` may follow for a particular error). Domain errors raised by services
-(`DomainError`) map to 400 with their own code.
+(`DomainError`, one problem or several) map to 400 (or the error's own status), every problem
+an item of the list.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -30,19 +32,44 @@ from rest_framework.settings import api_settings
 
 
 class DomainError(Exception):
-    """A rule of the domain was broken by the input; the API answers 400 (or `status`)."""
+    """A rule of the domain was broken by the input: one problem or several, each an item of the
+    one error shape (`code`, `detail`, `attr`, then any extras such as `line` or `card`).
+
+    `DomainError("detail", code=..., attr=..., **extras)` is one problem;
+    `DomainError(problems=[{...}, ...])` is several (a service that checks everything before
+    writing reports every problem at once). The API answers all of them with `status` (400
+    unless the error or its class says otherwise). `detail`, `code` and `attr` are the first
+    problem's.
+    """
 
     status = 400
 
-    def __init__(self, detail: str, *, code: str = "invalid", attr: str | None = None, **extra):
-        super().__init__(detail)
-        self.detail = detail
-        self.code = code
-        self.attr = attr
-        self.extra = extra
-
-    def as_error(self) -> dict[str, Any]:
-        return {"code": self.code, "detail": self.detail, "attr": self.attr, **self.extra}
+    def __init__(
+        self,
+        detail: str | None = None,
+        *,
+        code: str = "invalid",
+        attr: str | None = None,
+        problems: Iterable[Mapping[str, Any]] | None = None,
+        status: int | None = None,
+        **extra: Any,
+    ) -> None:
+        if (detail is None) == (problems is None) or (problems is not None and extra):
+            raise TypeError("DomainError takes a detail (with its code, attr, extras) or problems")
+        if problems is None:
+            problems = [{"code": code, "detail": detail, "attr": attr, **extra}]
+        self.problems: list[dict[str, Any]] = [
+            {"code": p["code"], "detail": p["detail"], "attr": p.get("attr"), **p} for p in problems
+        ]
+        if not self.problems:
+            raise ValueError("A DomainError names at least one problem.")
+        first = self.problems[0]
+        self.detail: str = first["detail"]
+        self.code: str = first["code"]
+        self.attr: str | None = first["attr"]
+        if status is not None:
+            self.status = status
+        super().__init__("; ".join(p["detail"] for p in self.problems))
 
 
 def error_response(
@@ -344,13 +371,14 @@ def _flatten(detail: Any, attr: str | None = None) -> list[dict[str, Any]]:
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
-    """DRF's handler, reshaped into the one error shape; domain errors become 400s."""
+    """DRF's handler, reshaped into the one error shape; a domain error answers every problem it
+    carries, with its status (400 unless it says otherwise)."""
     # Imported here: rest_framework.views reads the parser and throttle classes of this module
     # from the settings when it is first imported.
     from rest_framework.views import exception_handler as drf_exception_handler
 
     if isinstance(exc, DomainError):
-        return Response({"errors": [exc.as_error()]}, status=exc.status)
+        return Response({"errors": exc.problems}, status=exc.status)
     if isinstance(exc, RequestDataTooBig):
         error = {"code": "too_large", "detail": too_large_detail(), "attr": None}
         return Response({"errors": [error]}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)

@@ -1,7 +1,7 @@
 """Writes: decks (every save keeps a version), text import, sealed pools, draft pods.
 
-Services take keyword arguments, run in one transaction and raise `DeckInputError` (a
-`DomainError` carrying every problem) before writing anything when the input is bad.
+Services take keyword arguments, run in one transaction and raise a `DomainError` carrying every
+problem before writing anything when the input is bad.
 """
 
 from __future__ import annotations
@@ -33,75 +33,34 @@ from simulator.engine.drifter import formats, sealed
 UNSET: Any = object()
 
 
-class DeckInputError(DomainError):
-    """Bad deck input: carries every problem (the API answers them all in one 400)."""
-
-    def __init__(self, problems: list[formats.Problem | dict[str, Any]]):
-        self.errors = [p.as_dict() if isinstance(p, formats.Problem) else p for p in problems]
-        first = self.errors[0]
-        super().__init__(first["detail"], code=first["code"], attr=first.get("attr"))
+def _refuse(problems: list[formats.Problem]) -> DomainError:
+    """Bad deck input: every problem, in the API's error shape."""
+    return DomainError(problems=[p.as_dict() for p in problems])
 
 
 def _check_format(fmt: str | Iterable[str]) -> str:
     variants, problems = formats.parse_format(fmt)
     if problems:
-        raise DeckInputError(problems)
+        raise _refuse(problems)
     return formats.format_name(variants)
 
 
 def _check_entries(
     cards: Mapping[str, Any], kicker_chips: Mapping[str, Any]
 ) -> tuple[dict[Card, int], dict[KickerChip, int]]:
-    """Quantities and codes checked, every problem reported; the rows to write."""
-    problems: list[formats.Problem] = []
-    if len(cards) + len(kicker_chips) > formats.MAX_ENTRIES:
-        raise DeckInputError(
-            [
-                formats.Problem(
-                    "too_many_entries",
-                    f"A deck has at most {formats.MAX_ENTRIES} entries, "
-                    f"not {len(cards) + len(kicker_chips)}.",
-                    attr="cards",
-                    limit=formats.MAX_ENTRIES,
-                )
-            ]
-        )
-    for attr, entries, key in (
-        ("cards", cards, "card"),
-        ("kicker_chips", kicker_chips, "kicker_chip"),
-    ):
-        for code, qty in entries.items():
-            if type(qty) is not int or not 1 <= qty <= formats.MAX_QTY:
-                problems.append(
-                    formats.Problem(
-                        "bad_quantity",
-                        f"{code}: the quantity must be a whole number from 1 to "
-                        f"{formats.MAX_QTY}, not {qty!r}.",
-                        attr=attr,
-                        **{key: code},
-                    )
-                )
-    found_cards = {c.code: c for c in Card.objects.filter(code__in=list(cards))}
-    found_chips = {k.code: k for k in KickerChip.objects.filter(code__in=list(kicker_chips))}
-    for code in cards:
-        if code not in found_cards:
-            problems.append(
-                formats.Problem(
-                    "unknown_card", f"There is no card {code!r}.", attr="cards", card=code
-                )
-            )
-    for code in kicker_chips:
-        if code not in found_chips:
-            problems.append(
-                formats.Problem(
-                    "unknown_kicker_chip",
-                    f"There is no kicker chip {code!r}.",
-                    attr="kicker_chips",
-                    kicker_chip=code,
-                )
-            )
+    """Quantities and codes checked by the rules module's one entry check, every problem
+    reported; the rows to write."""
+    found_cards: dict[str, Card] = {}
+    found_chips: dict[str, KickerChip] = {}
+    # too many entries is the one problem then: no query with thousands of codes
+    if len(cards) + len(kicker_chips) <= formats.MAX_ENTRIES:
+        found_cards = {c.code: c for c in Card.objects.filter(code__in=list(cards))}
+        found_chips = {k.code: k for k in KickerChip.objects.filter(code__in=list(kicker_chips))}
+    problems = formats.check_entries(
+        cards, kicker_chips, card_codes=found_cards, chip_codes=found_chips
+    )
     if problems:
-        raise DeckInputError(problems)
+        raise _refuse(problems)
     return (
         {found_cards[c]: q for c, q in cards.items()},
         {found_chips[c]: q for c, q in kicker_chips.items()},
@@ -258,7 +217,7 @@ def deck_import_text(
     parsed = parse_text(text, engine_catalogue())
     problems: list[formats.Problem] = list(parsed.problems)
     if problems:
-        raise DeckInputError(problems)
+        raise _refuse(problems)
     if deck is not None:
         return deck_update(
             deck=deck, cards=dict(parsed.cards), kicker_chips=dict(parsed.kicker_chips)

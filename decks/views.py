@@ -25,7 +25,7 @@ SEARCH_PAGE = 24
 
 
 def _errors(request: HttpRequest, exc: DomainError) -> None:
-    for error in getattr(exc, "errors", None) or [exc.as_error()]:
+    for error in exc.problems:
         messages.error(request, error["detail"])
 
 

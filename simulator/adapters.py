@@ -23,15 +23,10 @@ from simulator.engine.core.errors import RulesError
 class RunRefused(DomainError):
     """A run that cannot be started: carries every problem (the API answers them all)."""
 
-    def __init__(self, errors: list[dict[str, Any]]):
-        self.errors = errors
-        first = errors[0]
-        super().__init__(first["detail"], code=first["code"], attr=first.get("attr"))
-
 
 def refuse(detail: str, *, code: str = "invalid", attr: str | None = None) -> RunRefused:
     """A refusal with one problem."""
-    return RunRefused([{"code": code, "detail": detail, "attr": attr}])
+    return RunRefused(detail, code=code, attr=attr)
 
 
 @dataclass
@@ -56,7 +51,7 @@ def prepare_rules(spec: GameSpec, fmt: str, variants: list[str]) -> PreparedRule
 
     deck_variants, problems = formats.parse_format(fmt or formats.STANDARD)
     if problems:
-        raise RunRefused([p.as_dict() for p in problems])
+        raise RunRefused(problems=[p.as_dict() for p in problems])
     try:
         # Seat 0 always goes first; the seat rotation (runner.rotation) moves the decks, so
         # each goes first once in every n consecutive games.

@@ -173,7 +173,7 @@ def run_create(
         plan_players.append(player)
         problems += found
     if problems:
-        raise RunRefused(problems)
+        raise RunRefused(problems=problems)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     elif type(seed) is not int or not 0 <= seed < 2**53:

@@ -127,7 +127,7 @@ def run_new(request):
             )
             return redirect("simulator:detail", pk=run.pk)
         except RunRefused as exc:
-            errors = exc.errors
+            errors = exc.problems
     context = _form_context(request.user, request.POST if request.method == "POST" else None)
     context["errors"] = errors
     return render(request, "simulator/new.html", context, status=400 if errors else 200)

@@ -28,7 +28,6 @@ from rest_framework.views import APIView
 
 from cards import collection_csv, collection_selectors, collection_services
 from cards.api import collection_serializers as s
-from cards.collection_services import CollectionImportError
 from cards.models import (
     CardSet,
     Collection,
@@ -59,13 +58,6 @@ def _flag(request: Request, name: str) -> bool:
         return serializers.BooleanField().to_internal_value(raw)
     except serializers.ValidationError:
         raise DomainError(f"{name} is true or false.", code="invalid", attr=name) from None
-
-
-def _import_response(exc: CollectionImportError) -> Response:
-    """Every bad row (400); a file over the size limit is 413, as for a card scan."""
-    too_large = any(error["code"] == "file_too_large" for error in exc.errors)
-    code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE if too_large else status.HTTP_400_BAD_REQUEST
-    return Response({"errors": exc.errors}, status=code)
 
 
 @extend_schema_view(
@@ -212,14 +204,11 @@ class CollectionViewSet(viewsets.ModelViewSet):
         collection = self.get_object()
         form = s.CollectionImportSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        try:
-            result = collection_services.collection_import_csv(
-                collection=collection,
-                file=form.validated_data["file"],
-                mode=form.validated_data["mode"],
-            )
-        except CollectionImportError as exc:
-            return _import_response(exc)
+        result = collection_services.collection_import_csv(
+            collection=collection,
+            file=form.validated_data["file"],
+            mode=form.validated_data["mode"],
+        )
         return Response(s.CollectionImportResultSerializer(result).data)
 
     @extend_schema(
@@ -527,11 +516,13 @@ class WishlistViewSet(
             quantity=v["quantity"],
         )
         if result.status == "already_owned":
-            error = DomainError(
-                result.detail, code="already_owned", attr="quantity", owned=result.owned
+            raise DomainError(
+                result.detail,
+                code="already_owned",
+                attr="quantity",
+                status=status.HTTP_409_CONFLICT,
+                owned=result.owned,
             )
-            error.status = status.HTTP_409_CONFLICT
-            raise error
         entry = self.get_queryset().get(pk=result.entry.pk)
         code = status.HTTP_201_CREATED if result.status == "added" else status.HTTP_200_OK
         return Response(s.WishlistSerializer(entry).data, status=code)

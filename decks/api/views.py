@@ -22,16 +22,6 @@ from simulator.api.views import IDEMPOTENCY, LOCATION
 from simulator.engine.drifter import formats
 
 
-class DeckErrorsMixin:
-    """Answer a domain error that carries several problems (`DeckInputError`, a refused run)
-    with all of them (the shared handler shows only one)."""
-
-    def handle_exception(self, exc):
-        if isinstance(exc, DomainError) and getattr(exc, "errors", None):
-            return Response({"errors": exc.errors}, status=exc.status)
-        return super().handle_exception(exc)
-
-
 def _pool_for(user, pk: int | None):
     """One of `user`'s pools, or a 400 naming the problem (someone else's pool is not found)."""
     if pk is None:
@@ -52,7 +42,7 @@ def _collection_param(request) -> int | None:
         raise DomainError("collection must be a number.", attr="collection") from None
 
 
-class DeckViewSet(DeckErrorsMixin, viewsets.ModelViewSet):
+class DeckViewSet(viewsets.ModelViewSet):
     """Your decks. Another person's deck is a 404; a public one is read at `shared/{slug}/`."""
 
     permission_classes = [permissions.IsAuthenticated]
@@ -277,7 +267,7 @@ class DeckViewSet(DeckErrorsMixin, viewsets.ModelViewSet):
         return Response(s.DeckSerializer(deck, context={"request": request}).data)
 
 
-class PoolViewSet(DeckErrorsMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class PoolViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Your sealed (Stud) and drafted (Draw) pools. Create opens six boosters."""
 
     permission_classes = [permissions.IsAuthenticated]
@@ -322,7 +312,7 @@ class PoolViewSet(DeckErrorsMixin, mixins.CreateModelMixin, viewsets.ReadOnlyMod
         )
 
 
-class DraftPodViewSet(DeckErrorsMixin, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class DraftPodViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Draw pods: create, join, start (bots fill the empty seats), pick; once the draft is over,
     the bots' decks and a test run of your deck against them."""
 

@@ -15,7 +15,6 @@ from rest_framework.views import APIView
 
 from config.schema import ERRORS
 from simulator import conf, selectors, services
-from simulator.adapters import RunRefused
 from simulator.api import serializers as s
 from simulator.engine.core import games
 
@@ -58,11 +57,6 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         run = selectors.run_get(owner=self.request.user, pk=self.kwargs["pk"])
         self.check_object_permissions(self.request, run)
         return run
-
-    def handle_exception(self, exc):
-        if isinstance(exc, RunRefused):
-            return Response({"errors": exc.errors}, status=exc.status)
-        return super().handle_exception(exc)
 
     @extend_schema(
         request=s.RunCreateSerializer,

@@ -27,7 +27,7 @@ def _import(collection, text: str | bytes, mode: str = "add"):
 def _errors(collection, text, mode="add") -> list[dict]:
     with pytest.raises(CollectionImportError) as exc:
         _import(collection, text, mode)
-    return exc.value.errors
+    return exc.value.problems
 
 
 def _snapshot(collection):

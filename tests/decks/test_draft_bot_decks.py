@@ -202,7 +202,7 @@ def test_the_bot_deck_source_refuses_anyone_not_seated(finished_pod, other_user)
                 {"draft_bot": {"pod": finished_pod.pk, "seat": 2}},
             ],
         )
-    assert {e["code"] for e in refused.value.errors} == {"not_found"}
+    assert {e["code"] for e in refused.value.problems} == {"not_found"}
     assert not SimulationRun.objects.exists()
 
 

@@ -236,3 +236,31 @@ def test_every_starter_deck_of_the_catalogue_is_legal_as_sold():
         deck = {"fmt": "standard", "cards": dict(st.cards), "kicker_chips": chips}
         assert validate_deck(**deck, catalogue=catalogue, starter=True) == [], st.code
         assert codes(validate_deck(**deck, catalogue=catalogue)) == ["kicker_value"], st.code
+
+
+def test_the_entry_check_names_each_bad_entry_in_order_and_looks_no_further(mini):
+    cards = {code(1): 3, "TST-999": 1, code(2): 0, "TST-998": "2"}
+    chips = {"TST-K99": 1, "TST-K04": -1}
+    problems = formats.check_entries(
+        cards, chips, card_codes=mini.card_by_code, chip_codes=mini.chip_by_code
+    )
+    assert [(p.code, p.attr, p.card or p.kicker_chip) for p in problems] == [
+        ("unknown_card", "cards", "TST-999"),
+        ("bad_quantity", "cards", code(2)),
+        ("bad_quantity", "cards", "TST-998"),  # a bad quantity is not looked up as well
+        ("unknown_kicker_chip", "kicker_chips", "TST-K99"),
+        ("bad_quantity", "kicker_chips", "TST-K04"),
+    ]
+    assert (
+        problems[1].detail
+        == f"{code(2)}: the quantity must be a whole number from 1 to 999, not 0."
+    )
+    validated = check(mini, cards=cards, chips=chips)
+    assert [p for p in validated if p.code in {"bad_quantity", "unknown_card",
+                                               "unknown_kicker_chip"}] == problems  # fmt: skip
+
+
+def test_the_entry_check_stops_at_too_many_entries(mini):
+    cards = {f"X-{i}": 0 for i in range(formats.MAX_ENTRIES)}
+    (problem,) = formats.check_entries(cards, {"K": 1}, card_codes=(), chip_codes=())
+    assert (problem.code, problem.attr, problem.limit) == ("too_many_entries", None, 1000)

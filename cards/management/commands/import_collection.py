@@ -51,7 +51,7 @@ class Command(BaseCommand):
                 f"line {e['line']}"
                 + (f", {e['column']}" if e.get("column") else "")
                 + f": {e['detail']}"
-                for e in exc.errors
+                for e in exc.problems
             ]
             raise CommandError("Nothing imported.\n" + "\n".join(lines)) from exc
         except DomainError as exc:

@@ -26,7 +26,7 @@ counted by card name, so a reprint in another set counts against the same limit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -175,6 +175,60 @@ def _bad_qty(qty: Any) -> bool:
     return type(qty) is not int or qty < 1 or qty > MAX_QTY
 
 
+def check_entries(
+    cards: Mapping[str, Any],
+    kicker_chips: Mapping[str, Any],
+    *,
+    card_codes: Container[str],
+    chip_codes: Container[str],
+) -> list[Problem]:
+    """Every problem with a deck's entries themselves, whatever its format: a quantity that is
+    not a whole number from 1 to `MAX_QTY`, a code that names no card (no kicker chip).
+
+    The one entry check: `validate_deck` runs it, and so does the `decks` app before it saves a
+    deck (with the codes it found in the database). `card_codes` and `chip_codes` hold the codes
+    that exist. More than `MAX_ENTRIES` entries is the one problem reported: nothing further is
+    looked at. An entry with a bad quantity is not looked up.
+    """
+    if len(cards) + len(kicker_chips) > MAX_ENTRIES:
+        return [
+            Problem(
+                "too_many_entries",
+                f"A deck has at most {MAX_ENTRIES} entries, not {len(cards) + len(kicker_chips)}.",
+                limit=MAX_ENTRIES,
+            )
+        ]
+    problems: list[Problem] = []
+    for attr, entries, known, unknown, what in (
+        ("cards", cards, card_codes, "unknown_card", "card"),
+        ("kicker_chips", kicker_chips, chip_codes, "unknown_kicker_chip", "kicker chip"),
+    ):
+        for code, qty in entries.items():
+            card, chip = (code, None) if attr == "cards" else (None, code)
+            if _bad_qty(qty):
+                problems.append(
+                    Problem(
+                        "bad_quantity",
+                        f"{code}: the quantity must be a whole number from 1 to {MAX_QTY}, "
+                        f"not {qty!r}.",
+                        attr=attr,
+                        card=card,
+                        kicker_chip=chip,
+                    )
+                )
+            elif code not in known:
+                problems.append(
+                    Problem(
+                        unknown,
+                        f"There is no {what} {code!r}.",
+                        attr=attr,
+                        card=card,
+                        kicker_chip=chip,
+                    )
+                )
+    return problems
+
+
 def validate_deck(
     *,
     fmt: str | Iterable[str],
@@ -196,38 +250,18 @@ def validate_deck(
     """
     variants, problems = parse_format(fmt)
     format_ok = not problems
-    if len(cards) + len(kicker_chips) > MAX_ENTRIES:
-        problems.append(
-            Problem(
-                "too_many_entries",
-                f"A deck has at most {MAX_ENTRIES} entries, not {len(cards) + len(kicker_chips)}.",
-                limit=MAX_ENTRIES,
-            )
-        )
-        return problems
-
     card_by_code = catalogue.card_by_code
     chip_by_code = catalogue.chip_by_code
+    problems += check_entries(cards, kicker_chips, card_codes=card_by_code, chip_codes=chip_by_code)
+    if len(cards) + len(kicker_chips) > MAX_ENTRIES:
+        return problems  # too many to look at (check_entries said so)
+
     total = 0
     by_name: dict[str, list] = {}
     for code, qty in cards.items():
-        if _bad_qty(qty):
-            problems.append(
-                Problem(
-                    "bad_quantity",
-                    f"{code}: the quantity must be a whole number from 1 to {MAX_QTY}, "
-                    f"not {qty!r}.",
-                    attr="cards",
-                    card=code,
-                )
-            )
-            continue
         card = card_by_code.get(code)
-        if card is None:
-            problems.append(
-                Problem("unknown_card", f"There is no card {code!r}.", attr="cards", card=code)
-            )
-            continue
+        if card is None or _bad_qty(qty):
+            continue  # check_entries reported it
         total += qty
         entry = by_name.get(card.name)
         if entry is None:
@@ -239,28 +273,9 @@ def validate_deck(
     chip_value = 0
     chip_count = 0
     for code, qty in kicker_chips.items():
-        if _bad_qty(qty):
-            problems.append(
-                Problem(
-                    "bad_quantity",
-                    f"{code}: the quantity must be a whole number from 1 to {MAX_QTY}, "
-                    f"not {qty!r}.",
-                    attr="kicker_chips",
-                    kicker_chip=code,
-                )
-            )
-            continue
         chip = chip_by_code.get(code)
-        if chip is None:
-            problems.append(
-                Problem(
-                    "unknown_kicker_chip",
-                    f"There is no kicker chip {code!r}.",
-                    attr="kicker_chips",
-                    kicker_chip=code,
-                )
-            )
-            continue
+        if chip is None or _bad_qty(qty):
+            continue  # check_entries reported it
         chip_value += chip.value * qty
         chip_count += qty
 

@@ -104,6 +104,6 @@ class Command(BaseCommand):
                 variants=opts["variants"], dispatch=False,
             )  # fmt: skip
         except RunRefused as exc:
-            problems = "; ".join(f"{e.get('attr')}: {e['detail']}" for e in exc.errors)
+            problems = "; ".join(f"{e.get('attr')}: {e['detail']}" for e in exc.problems)
             raise CommandError(problems) from None
         return run
