@@ -128,7 +128,7 @@ def starter_seat(
 
 def play(state: DrifterState, bots: Sequence[Any]) -> DrifterState:
     """Run a game to its end with one bot per seat."""
-    while not state.over:
+    while not state.is_over:
         p = state.actor
         state.apply(bots[p].choose(state.view(p), state.legal_actions()))
     return state

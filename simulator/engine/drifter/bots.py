@@ -816,7 +816,7 @@ class SearchBot:
         sim.apply(action)
         start = sim.shootouts
         steps = 0
-        while not sim.over and steps < self.horizon:
+        while not sim.is_over and steps < self.horizon:
             if not sim.shooting and (sim.shootouts > start or sim.phase in ("discard", "turn")):
                 break
             p = sim.actor

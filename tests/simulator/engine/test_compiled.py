@@ -111,7 +111,7 @@ for seed, (n, rules, kind) in enumerate(games):
     seats = [starter_seat(chr(65 + i), decks[i % 2]) for i in range(n)]
     state = new_game(seats, rules=rules, seed=seed)
     bots = [kind(seed * 8 + i) for i in range(n)]
-    while not state.over:
+    while not state.is_over:
         p = state.actor
         state.apply(bots[p].choose(state.view(p), state.legal_actions()))
     digest.update(json.dumps(state.record(), sort_keys=True).encode())
@@ -119,7 +119,7 @@ for seed, (n, rules, kind) in enumerate(games):
 state = new_game([starter_seat("A", "HSD-S1"), starter_seat("B", "HSD-S2")], seed=5)
 bots = [SearchBot(1, rollouts=4), HeuristicBot(2)]
 for _ in range(60):
-    if state.over:
+    if state.is_over:
         break
     p = state.actor
     state.apply(bots[p].choose(state.view(p), state.legal_actions()))
