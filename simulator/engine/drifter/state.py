@@ -134,7 +134,7 @@ class DrifterState:
     floor_stats: bool
     full_price_concealed: bool
     quick_start_redraw: bool
-    # the current shootout (DrifterState.reset_shootout): whether one is on, the contested
+    # the current shootout (shootout.reset_shootout): whether one is on, the contested
     # stat, the challenger, the betting round's raises and lead, the fortune step's position,
     # and final()'s log of it
     shooting: bool
