@@ -91,6 +91,15 @@ def replay_record(
         raise RecordError(f"the record does not replay: {exc!r}") from exc
     if log != record.events:
         raise RecordError("the replayed events differ from the record")
+    _check_final(state, record, final)
+    return state
+
+
+def _check_final(
+    state: S, record: GameRecord, final: Callable[[S, GameRecord], dict] | None
+) -> None:
+    """RecordError unless the replayed game ends as the record says (or, with no final in the
+    record, has not ended)."""
     if record.final is None:
         if state.is_over:
             raise RecordError("the record has no final result for a finished game")
@@ -103,7 +112,6 @@ def replay_record(
                 "the replayed final differs from the recorded one:"
                 f" the replay ends {ends} but the record says {record.final}"
             )
-    return state
 
 
 def narration(replay: Callable[..., Any], record_json: dict) -> list[str]:
