@@ -53,7 +53,7 @@ def play_game(seed: int, kinds: tuple[type, type], seats=SEATS):
     state = new_game(seats, seed=seed, record=False)
     bots = [kinds[0](seed * 2), kinds[1](seed * 2 + 1)]
     decisions = 0
-    while not state.over:
+    while not state.is_over:
         p = state.actor
         state.apply(bots[p].choose(state.view(p), state.legal_actions()))
         decisions += 1
@@ -85,7 +85,7 @@ def saved_challenges(count: int, kind: type) -> list:
         state = new_game(SEATS, seed=50_000 + seed, record=False)
         bots = [kind(seed), kind(seed + 1)]
         seed += 1
-        while not state.over and len(out) < count:
+        while not state.is_over and len(out) < count:
             p = state.actor
             action = bots[p].choose(state.view(p), state.legal_actions())
             if action.kind == "challenge":
@@ -128,7 +128,7 @@ def shootouts_per_second(kind: type, count: int, repeats: int = 3) -> tuple[floa
             before = state.shootouts_contested
             start = clock()
             state.apply(challenge)
-            while state.shooting and not state.over:
+            while state.shooting and not state.is_over:
                 p = state.actor
                 state.apply(bots[p].choose(state.view(p), state.legal_actions()))
             took = clock() - start
@@ -181,7 +181,7 @@ def game_lengths(games: int, decks: str) -> dict:
             seats = [Seat(name, *random_deck(rng, catalogue)) for name in "AB"]
         state = new_game(seats, seed=g, record=False)
         bots = [HeuristicBot(g * 2), HeuristicBot(g * 2 + 1)]
-        while not state.over:
+        while not state.is_over:
             p = state.actor
             action = bots[p].choose(state.view(p), state.legal_actions())
             out["challenges"] += action.kind == "challenge"
@@ -205,7 +205,7 @@ def win_rate(first: type, second: type, games: int, **kw) -> float:
             k(seed * 2 + i, **kw) if k is SearchBot else k(seed * 2 + i)
             for i, k in enumerate(kinds)
         ]
-        while not state.over:
+        while not state.is_over:
             p = state.actor
             state.apply(bots[p].choose(state.view(p), state.legal_actions()))
         me = flip

@@ -182,10 +182,6 @@ class DraftSeat(models.Model):
     def __str__(self) -> str:
         return f"{self.pod_id} seat {self.number + 1}"
 
-    @property
-    def is_bot(self) -> bool:
-        return self.user_id is None
-
 
 class DraftPick(models.Model):
     """Every pick made at a pod, in order: booster round, pick number, seat and card."""

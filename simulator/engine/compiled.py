@@ -47,6 +47,8 @@ MODULES: dict[str, tuple[str, ...]] = {
         "state",
         "view",
     ),
+    # every game's random bot: compiled, it costs a random-bot shootout no interpreted frame
+    "simulator.engine.core": ("bots",),
 }
 
 

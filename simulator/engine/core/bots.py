@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
 
 
 class Bot(Protocol):
@@ -16,12 +19,30 @@ class Bot(Protocol):
 
 
 class RandomBot:
-    """Uniformly random among the legal actions (seeded, so games are reproducible)."""
+    """Uniformly random among the legal actions, seeded, so games are reproducible: every game's
+    `random` bot.
+
+    It draws as `random.Random(seed).randrange(len(legal_actions))` does (every record made
+    with that still replays), but without random.py's interpreted frames, which cost a
+    random-bot shootout of the compiled Drifter engine more than a tenth of its time:
+    CPython 3.11's `randrange(n)` for n > 0 is `_randbelow_with_getrandbits(n)`, which draws
+    `n.bit_length()` bits until the number is below n (tests/simulator/engine/test_core.py
+    compares the two)."""
 
     name = "random"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        self._bits: Callable[[int], int] = self.rng.getrandbits  # looked up once
 
-    def choose(self, view: Any, legal_actions: list[Any]) -> Any:
-        return legal_actions[self.rng.randrange(len(legal_actions))]
+    def choose(self, view: object, legal_actions: Sequence[T]) -> T:
+        """One of `legal_actions`, at random; ValueError if there is none."""
+        n = len(legal_actions)
+        if n == 0:
+            raise ValueError("no legal action to choose from")
+        bits = n.bit_length()
+        getrandbits = self._bits
+        r = getrandbits(bits)
+        while r >= n:
+            r = getrandbits(bits)
+        return legal_actions[r]

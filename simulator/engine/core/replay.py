@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from simulator.engine.core.chance import ReplayChance
-from simulator.engine.core.errors import IllegalAction, RecordError, RulesError
+from simulator.engine.core.errors import EngineError, IllegalAction, RecordError
 from simulator.engine.core.game import GameState
 from simulator.engine.core.record import GameRecord
 
@@ -51,14 +51,19 @@ def replay_record(
     game: str,
     build: Callable[[GameRecord, ReplayChance, list], S],
     action_from_json: Callable[[Any], Any],
+    final: Callable[[S, GameRecord], dict] | None = None,
 ) -> S:
-    """Rebuild a game of `game` from its record with no RNG.
+    """Rebuild a game of `game` from its record with no RNG: the one replay loop of every game.
 
     `build(record, chance, log)` starts the state from the record's header, drawing every random
     outcome from `chance` and logging into `log`; each recorded decision is then parsed with
-    `action_from_json` and applied by the seat to act. RecordError if the record is corrupt or
-    tampered with: a bad checksum, another game, a decision out of turn, an illegal action or
-    rules, or a final that differs from the recorded one.
+    `action_from_json` and applied by the seat to act. `final(state, record)` is the state's
+    final as the record's version wrote it (default: `state.final()`). A record written before
+    its game ended (no final) replays to the point it reached.
+
+    RecordError if the record is corrupt or tampered with: a bad checksum, another game, a
+    decision out of turn or after the end, an illegal action or rules, events the replay does
+    not make itself, or a final that differs from the recorded one.
     """
     record = GameRecord.from_json(record_json)
     if record.game != game:
@@ -67,16 +72,46 @@ def replay_record(
     chance = ReplayChance(record.events, log=log)
     try:
         state = build(record, chance, log)
-        while (step := chance.next_action()) is not None:
+        while True:
+            at = chance.pos
+            step = chance.next_action()
+            if step is None:
+                break
             player, data = step
-            if state.is_over or player != state.to_act:
-                raise RecordError(f"decision out of turn: seat {player}")
+            if state.is_over:
+                raise RecordError(f"event {at}: a decision after the game ended")
+            if player != state.to_act:
+                raise RecordError(f"event {at}: seat {player} acts but seat {state.to_act} is due")
             state.apply(action_from_json(data))
-    except (IllegalAction, RulesError) as exc:
-        raise RecordError(f"record does not replay: {exc}") from exc
-    if state.final() != record.final:
-        raise RecordError("the replayed final differs from the recorded one")
+    except RecordError:
+        raise
+    except EngineError as exc:
+        raise RecordError(f"the record does not replay: {exc}") from exc
+    except (KeyError, IndexError, TypeError, ValueError) as exc:  # a re-signed forgery's data
+        raise RecordError(f"the record does not replay: {exc!r}") from exc
+    if log != record.events:
+        raise RecordError("the replayed events differ from the record")
+    _check_final(state, record, final)
     return state
+
+
+def _check_final(
+    state: S, record: GameRecord, final: Callable[[S, GameRecord], dict] | None
+) -> None:
+    """RecordError unless the replayed game ends as the record says (or, with no final in the
+    record, has not ended)."""
+    if record.final is None:
+        if state.is_over:
+            raise RecordError("the record has no final result for a finished game")
+    elif not state.is_over:
+        raise RecordError("the record has a final result but its decisions stop before the end")
+    else:
+        ends = final(state, record) if final is not None else state.final()
+        if ends != record.final:
+            raise RecordError(
+                "the replayed final differs from the recorded one:"
+                f" the replay ends {ends} but the record says {record.final}"
+            )
 
 
 def narration(replay: Callable[..., Any], record_json: dict) -> list[str]:

@@ -19,14 +19,10 @@ from simulator.engine.compiled import use_compiled
 use_compiled(__name__, __path__)
 
 from simulator.engine.core.chance import ReplayChance  # noqa: E402
-from simulator.engine.core.errors import (  # noqa: E402
-    EngineError,
-    IllegalAction,
-    RecordError,
-    RulesError,
-)
+from simulator.engine.core.errors import IllegalAction, RecordError, RulesError  # noqa: E402
 from simulator.engine.core.record import GameRecord  # noqa: E402
 from simulator.engine.core.registry import GameSpec, register  # noqa: E402
+from simulator.engine.core.replay import replay_record  # noqa: E402
 from simulator.engine.drifter.actions import Action  # noqa: E402
 from simulator.engine.drifter.cards import Catalogue, load_catalogue  # noqa: E402
 from simulator.engine.drifter.pieces import Seat  # noqa: E402
@@ -59,58 +55,34 @@ def new_game(
     )
 
 
+def replay(record: dict, catalogue: Catalogue | None = None, narrate: bool = False) -> DrifterState:
+    """Rebuild a game from its record with no RNG (core's `replay_record`, as every game does);
+    RecordError if it is corrupt or tampered. `narrate=True` keeps the narration events."""
+    cat = catalogue if catalogue is not None else load_catalogue()
+
+    def build(rec: GameRecord, chance: ReplayChance, log: list) -> DrifterState:
+        try:
+            rules = Rules.from_json(rec.rules)
+            seats = [Seat.from_json(s) for s in rec.seats]
+        except RulesError as exc:
+            raise RecordError(f"bad header: {exc}") from None
+        return DrifterState(cat, seats, rules, rec.seed, chance=chance, events=log, narrate=narrate)
+
+    return replay_record(
+        record, game="drifter", build=build, action_from_json=Action.from_json, final=_final
+    )
+
+
+# What final() reported when version 1 records were written (before first, cards and shootouts).
 _V1_FINAL = frozenset({"over", "stakes", "winners", "turns", "shootouts", "cap_hit", "reason"})
 
 
-def replay(record: dict, catalogue: Catalogue | None = None, narrate: bool = False) -> DrifterState:
-    """Rebuild a game from its record with no RNG; RecordError if it is corrupt or tampered."""
-    rec = GameRecord.from_json(record)
-    if rec.game != "drifter":
-        raise RecordError(f"this is a record of {rec.game!r}, not drifter")
-    try:
-        rules = Rules.from_json(rec.rules)
-        seats = [Seat.from_json(s) for s in rec.seats]
-    except RulesError as exc:
-        raise RecordError(f"bad header: {exc}") from None
-    log: list = []
-    chance = ReplayChance(rec.events, log=log)
-    try:
-        state = DrifterState(
-            catalogue if catalogue is not None else load_catalogue(),
-            seats,
-            rules,
-            rec.seed,
-            chance=chance,
-            events=log,
-            narrate=narrate,
-        )
-        while True:
-            at = chance.pos
-            step = chance.next_action()
-            if step is None:
-                break
-            player, data = step
-            if state.is_over:
-                raise RecordError(f"event {at}: a decision after the game ended")
-            if player != state.to_act:
-                raise RecordError(f"event {at}: seat {player} acts but seat {state.to_act} is due")
-            state.apply(Action.from_json(data))
-    except RecordError:
-        raise
-    except EngineError as exc:
-        raise RecordError(f"the record does not replay: {exc}") from None
-    except (KeyError, IndexError, TypeError, ValueError) as exc:
-        raise RecordError(f"the record does not replay: {exc!r}") from None
-    if log != rec.events:
-        raise RecordError("the replayed events differ from the record")
+def _final(state: DrifterState, rec: GameRecord) -> dict:
+    """The replayed game's final() as the record's version wrote it."""
     final = state.final()
-    if rec.version == 1:  # written before final() reported first, cards and shootouts
-        final = {k: v for k, v in final.items() if k in _V1_FINAL}
-    if rec.final is not None and final != rec.final:
-        raise RecordError(f"the replay ends {final} but the record says {rec.final}")
-    if rec.final is None and state.is_over:
-        raise RecordError("the record has no final result for a finished game")
-    return state
+    if rec.version == 1:
+        return {k: v for k, v in final.items() if k in _V1_FINAL}
+    return final
 
 
 def starter_seat(
@@ -128,7 +100,7 @@ def starter_seat(
 
 def play(state: DrifterState, bots: Sequence[Any]) -> DrifterState:
     """Run a game to its end with one bot per seat."""
-    while not state.over:
+    while not state.is_over:
         p = state.actor
         state.apply(bots[p].choose(state.view(p), state.legal_actions()))
     return state

@@ -1,7 +1,6 @@
 """Drifter bots. Each decides from `state.view(player)` and the legal actions alone.
 
-- `random`: uniformly random among the legal actions: core.RandomBot's very draws, compiled
-  with the engine.
+- `random`: uniformly random among the legal actions: every game's `core.RandomBot`.
 - `heuristic`: guesses concealed cards from the catalogue cards their chips could pay for,
   builds dudes / gear / kicker chips first and challenges with its last action where the
   challenge is worth the most chips (a refused one wins the ante), accepts when its chance
@@ -17,9 +16,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
+from simulator.engine.core.bots import RandomBot
 from simulator.engine.core.chance import RecordedChance
 from simulator.engine.drifter.actions import Action
 from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue, KickerChipDef
@@ -37,32 +36,6 @@ VAR_DUDE: Final = 4.0  # variance of a guess at a concealed dude's stat
 VAR_GEAR: Final = 1.5  # and of each concealed gear card's bonus
 VAR_HAND: Final = 2.5  # fortune cards and kicker chips nobody has seen yet swing every fight
 STALL_LIMIT: Final = 10  # my turns in a row without the stake moving, before any challenge is taken
-
-
-class RandomBot:
-    """Uniformly random among the legal actions, seeded: the same choice as `core.RandomBot`
-    (`random.Random(seed).randrange(len(legal_actions))`) for every seed and menu, so seeded
-    games and records are unchanged, but without `randrange`'s interpreted Python frames
-    (random.py), which cost a random-bot shootout more than a tenth of its time compiled.
-    CPython 3.11's `randrange(n)` for n > 0 is `_randbelow_with_getrandbits(n)`: draw
-    `n.bit_length()` bits until the number is below n (tests/simulator/engine compares both)."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-        self._bits: Callable[[int], int] = self.rng.getrandbits  # looked up once
-
-    def choose(self, view: object, legal_actions: list[Action]) -> Action:
-        n = len(legal_actions)
-        if n == 0:
-            raise ValueError("no legal action to choose from")
-        bits = n.bit_length()
-        getrandbits = self._bits
-        r = getrandbits(bits)
-        while r >= n:
-            r = getrandbits(bits)
-        return legal_actions[r]
 
 
 class Guess:
@@ -816,7 +789,7 @@ class SearchBot:
         sim.apply(action)
         start = sim.shootouts
         steps = 0
-        while not sim.over and steps < self.horizon:
+        while not sim.is_over and steps < self.horizon:
             if not sim.shooting and (sim.shootouts > start or sim.phase in ("discard", "turn")):
                 break
             p = sim.actor

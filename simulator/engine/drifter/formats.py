@@ -32,11 +32,20 @@ from typing import Any
 
 from simulator.engine.drifter.cards import Catalogue
 
-# the deck variants' names are variants.py's (one list of them); "standard" is no variant
-from simulator.engine.drifter.variants import DEUCES_WILD, DRAW, ON_YOUR_LONESOME, STUD, TRES_AMIGOS
+# the deck variants and their copy limits are variants.py's (one list of them); "standard" is no
+# variant
+from simulator.engine.drifter.variants import (
+    COPY_LIMITS,
+    DECK_VARIANTS,
+    DEUCES_WILD,
+    DRAW,
+    ON_YOUR_LONESOME,
+    STUD,
+    TRES_AMIGOS,
+)
 
 STANDARD = "standard"
-FORMATS = (STANDARD, DEUCES_WILD, TRES_AMIGOS, ON_YOUR_LONESOME, STUD, DRAW)
+FORMATS = (STANDARD, *DECK_VARIANTS)
 FORMAT_LABELS = {
     STANDARD: "Standard",
     DEUCES_WILD: "Deuces Wild",
@@ -51,7 +60,6 @@ DECK_SIZE = 54
 KICKER_VALUE = 50
 DRAW_KICKER_CHIPS = 6
 RARITY_LIMITS = {"common": 3, "uncommon": 2, "rare": 1, "fixed": 1, "promo": 1}
-VARIANT_LIMITS = {DEUCES_WILD: 2, TRES_AMIGOS: 3, ON_YOUR_LONESOME: 1}
 # Bounds on input size, so a hostile request cannot make validation expensive.
 MAX_ENTRIES = 1000
 MAX_QTY = 999
@@ -128,7 +136,7 @@ def parse_format(fmt: str | Iterable[str]) -> tuple[frozenset[str], list[Problem
             )
         elif key != STANDARD:
             variants.add(key)
-    limits = sorted(v for v in variants if v in VARIANT_LIMITS)
+    limits = sorted(v for v in variants if v in COPY_LIMITS)
     if len(limits) > 1:
         problems.append(
             Problem(
@@ -163,7 +171,7 @@ def format_label(fmt: str) -> str:
 
 def copy_limit(rarity: str, variants: frozenset[str]) -> int | None:
     """How many copies of a card of `rarity` a deck may hold (None: no limit)."""
-    for variant, limit in VARIANT_LIMITS.items():
+    for variant, limit in COPY_LIMITS.items():
         if variant in variants:
             return limit
     if STUD in variants or DRAW in variants:

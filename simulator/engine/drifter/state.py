@@ -85,7 +85,7 @@ class DrifterState:
     challenged: bool
     used_once: set[tuple[int, int, str, int]]
     redrawn: list[bool]
-    over: bool
+    is_over: bool  # the protocol's name (core.game.GameState); a field: read in every loop
     cap_hit: bool
     end_reason: str
     winners: list[int]
@@ -134,7 +134,7 @@ class DrifterState:
     floor_stats: bool
     full_price_concealed: bool
     quick_start_redraw: bool
-    # the current shootout (DrifterState.reset_shootout): whether one is on, the contested
+    # the current shootout (shootout.reset_shootout): whether one is on, the contested
     # stat, the challenger, the betting round's raises and lead, the fortune step's position,
     # and final()'s log of it
     shooting: bool
@@ -208,7 +208,7 @@ class DrifterState:
         # (card, ability index, scope, scope number) of activated abilities already used
         self.used_once: set[tuple[int, int, str, int]] = set()
         self.redrawn = [False] * n
-        self.over = False
+        self.is_over = False
         self.cap_hit = False
         self.end_reason = ""
         self.winners: list[int] = []
@@ -614,7 +614,7 @@ class DrifterState:
         return False
 
     def _end_game(self, reason: str) -> None:
-        self.over = True
+        self.is_over = True
         self.phase = "over"
         self.end_reason = reason
         best = max(self.stake)
@@ -689,17 +689,13 @@ class DrifterState:
     # --- decisions ------------------------------------------------------------------------
 
     @property
-    def is_over(self) -> bool:
-        return self.over
-
-    @property
     def to_act(self) -> int:
         return self.actor
 
     def legal_actions(self) -> list[Action]:
         """The menu of legal actions for the player to act (never empty while the game is on)."""
         if self._menu is None:
-            self._menu = [] if self.over else self._build_menu()
+            self._menu = [] if self.is_over else self._build_menu()
         return self._menu
 
     def _build_menu(self) -> list[Action]:
@@ -828,7 +824,7 @@ class DrifterState:
         Anything that is not a legal Action is an IllegalAction, in both builds: `action` is
         typed `object` so that the compiled build does not refuse a non-Action with its own
         TypeError before this check."""
-        if self.over:
+        if self.is_over:
             raise IllegalAction("the game is over")
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {action!r}")
@@ -916,7 +912,7 @@ class DrifterState:
 
     def apply_for(self, player: object, action: object) -> None:
         """`apply`, checking first that `player` is the one to act (for callers that know who)."""
-        if self.over:
+        if self.is_over:
             raise IllegalAction("the game is over")
         if type(player) is not int:
             raise IllegalAction(f"not a seat: {player!r}")
@@ -1087,7 +1083,7 @@ class DrifterState:
 
     def _advance(self) -> None:
         """Run automatic steps until a real decision (or the end of the game)."""
-        while not self.over:
+        while not self.is_over:
             if self.phase == "turn" and self.turn_limit and self.actions_left <= 0:
                 # three actions taken: the turn moves on to its end without asking
                 self._end_actions()
@@ -1108,14 +1104,14 @@ class DrifterState:
             seats=[s.to_json() for s in self.seats],
             seed=self.seed,
             events=self.events,
-            final=self.final() if self.over else None,
+            final=self.final() if self.is_over else None,
         ).to_json()
 
     def final(self) -> dict:
         """The end state in brief: stakes, winners, turns, shootouts, whether the cap ended it,
         who went first, the cards each seat played and every shootout (docs/game-record.md)."""
         return {
-            "over": self.over,
+            "over": self.is_over,
             "stakes": list(self.stake),
             "winners": list(self.winners),
             "turns": self.turns,
@@ -1195,7 +1191,7 @@ class DrifterState:
         new.shootouts, new.shootouts_contested = self.shootouts, self.shootouts_contested
         new.step, new.phase, new.actor = self.step, self.phase, self.actor
         new.actions_left, new.turn_limit = self.actions_left, self.turn_limit
-        new.challenged, new.over, new.cap_hit = self.challenged, self.over, self.cap_hit
+        new.challenged, new.is_over, new.cap_hit = self.challenged, self.is_over, self.cap_hit
         new.end_reason, new.first = self.end_reason, self.first
         new.cold_turns_left, new.has_statics = self.cold_turns_left, self.has_statics
         new.kinds_present, new.chip_sensitive = self.kinds_present, self.chip_sensitive

@@ -14,7 +14,8 @@ LOWBALL: Final = "lowball"
 RIDING_SHOTGUN: Final = "riding_shotgun"
 TOMBSTONE: Final = "tombstone"
 WHIRLWIND: Final = "whirlwind"
-# Deck formats: they change deck building only (formats.py); the engine accepts the names.
+# Deck formats: they change deck building only (formats.py, whose formats are these and
+# "standard"); the engine accepts the names.
 DEUCES_WILD: Final = "deuces_wild"
 TRES_AMIGOS: Final = "tres_amigos"
 ON_YOUR_LONESOME: Final = "on_your_lonesome"
@@ -30,9 +31,10 @@ PLAY_VARIANTS: Final = (
     TOMBSTONE,
     WHIRLWIND,
 )
-DECK_VARIANTS: Final = (DEUCES_WILD, TRES_AMIGOS, ON_YOUR_LONESOME, DRAW, STUD)
+DECK_VARIANTS: Final = (DEUCES_WILD, TRES_AMIGOS, ON_YOUR_LONESOME, STUD, DRAW)
 VARIANTS: Final = PLAY_VARIANTS + DECK_VARIANTS
-COPY_LIMIT_VARIANTS: Final = (DEUCES_WILD, TRES_AMIGOS, ON_YOUR_LONESOME)
+# The copies of any one card a deck may hold, whatever its rarity, in each copy-limit variant.
+COPY_LIMITS: Final = {DEUCES_WILD: 2, TRES_AMIGOS: 3, ON_YOUR_LONESOME: 1}
 
 # Which of the engine's readings of the rules text a game is played by. 3: the current one (the
 # text followed where the engine once strayed: docs/rules/high-stakes-drifter.md, "Rulings").
@@ -86,7 +88,7 @@ class Rules:
             raise RulesError("quick-start rules are played without variants")
         if HIGH_LOW in names and LOWBALL in names:
             raise RulesError("High-Low and Lowball decide the winner differently: pick one")
-        limits = [v for v in COPY_LIMIT_VARIANTS if v in names]
+        limits = [v for v in COPY_LIMITS if v in names]
         if len(limits) > 1:
             raise RulesError(f"two copy-limit variants conflict: {', '.join(limits)}")
         if DRAW in names and STUD in names:

@@ -1,6 +1,11 @@
-"""The shared core: recorded and replayed chance, records with checksums, the registry."""
+"""The shared core: recorded and replayed chance, records with checksums, the registry, the
+random bot."""
+
+import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from simulator.engine.core import (
     GameRecord,
@@ -51,7 +56,27 @@ def test_registry_knows_drifter_with_its_bots():
         get_game("canasta")
 
 
-def test_random_bot_is_seeded():
-    assert [RandomBot(1).choose(None, list(range(10))) for _ in range(3)] == [
-        RandomBot(1).choose(None, list(range(10))) for _ in range(3)
-    ]
+MENU = [f"action {i}" for i in range(300)]
+
+
+@given(seed=st.integers(0, 2**40), sizes=st.lists(st.integers(1, 300), min_size=1, max_size=40))
+def test_the_random_bot_draws_as_randrange_does(seed, sizes):
+    """Every game's random bot picks `random.Random(seed).randrange(len(menu))`, draw after
+    draw, for any run of menu sizes (1 and powers of two included), so that the records made
+    with `randrange` still replay; and it leaves its generator where `randrange` would."""
+    bot, reference = RandomBot(seed), random.Random(seed)
+    for n in sizes:
+        assert bot.choose(None, MENU[:n]) is MENU[reference.randrange(n)]
+    assert bot.rng.getstate() == reference.getstate()
+
+
+def test_a_seed_gives_its_own_choices():
+    one, other = RandomBot(1), RandomBot(2)
+    menu = list(range(10))
+    assert [one.choose(None, menu) for _ in range(8)] == [2, 9, 1, 4, 1, 7, 7, 7]
+    assert [other.choose(None, menu) for _ in range(8)] == [0, 1, 1, 5, 2, 4, 4, 9]
+
+
+def test_the_random_bot_refuses_an_empty_menu():
+    with pytest.raises(ValueError, match="no legal action"):
+        RandomBot(1).choose(None, [])

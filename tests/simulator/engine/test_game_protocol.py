@@ -69,6 +69,28 @@ def test_a_tampered_record_raises_record_error(case):
 
 
 @games
+def test_a_record_of_a_game_still_on_replays_to_the_point_it_reached(case):
+    state = case.play_until(3, case.probe_after)
+    record = state.record()
+    assert record["final"] is None
+    again = case.package.replay(record)
+    assert snapshot(again) == snapshot(state)
+    with pytest.raises(RecordError, match="no final result for a finished game"):
+        case.package.replay(resign(dict(case.play(3).record(), final=None)))
+
+
+@games
+def test_a_record_the_replay_does_not_make_itself_raises_record_error(case):
+    record = case.play(5).record()
+    last = next(e for e in reversed(record["events"]) if e[0] == "act")
+    with pytest.raises(RecordError, match="a decision after the game ended"):
+        case.package.replay(resign(dict(record, events=[*record["events"], last])))
+    shuffle = next(e for e in record["events"] if e[0] == "shuffle")
+    with pytest.raises(RecordError):  # a chance outcome nobody drew
+        case.package.replay(resign(dict(record, events=[*record["events"], shuffle])))
+
+
+@games
 def test_an_illegal_action_raises_and_leaves_the_state_unchanged(case):
     action = case.package.Action
     state = case.play_until(3, case.probe_after)

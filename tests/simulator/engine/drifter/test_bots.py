@@ -3,13 +3,9 @@
 import json
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from simulator.engine.core.bots import RandomBot as CoreRandomBot
 from simulator.engine.core.registry import get_game
 from simulator.engine.drifter import Seat, new_game
-from simulator.engine.drifter.actions import Action
 from simulator.engine.drifter.bots import HeuristicBot, RandomBot, SearchBot, determinize
 
 from .factory import BASIC, basic, code
@@ -34,25 +30,6 @@ def test_every_bot_picks_a_legal_action_until_the_game_ends():
             g.apply(choice)
             steps += 1
         assert g.is_over
-
-
-MENU = [Action("discard", card=i) for i in range(300)]
-
-
-@given(seed=st.integers(0, 2**40), sizes=st.lists(st.integers(1, 300), min_size=1, max_size=40))
-def test_the_random_bot_draws_exactly_as_the_core_random_bot(seed, sizes):
-    """Drifter's compiled random bot is core.RandomBot without random.py's frames: for any seed
-    and any run of menu sizes (1 and powers of two included) it picks the same index."""
-    ours, core = RandomBot(seed), CoreRandomBot(seed)
-    for n in sizes:
-        menu = MENU[:n]
-        assert ours.choose(None, menu) is core.choose(None, menu)
-    assert ours.rng.getstate() == core.rng.getstate()
-
-
-def test_the_random_bot_refuses_an_empty_menu():
-    with pytest.raises(ValueError, match="no legal action"):
-        RandomBot(1).choose(None, [])
 
 
 def test_search_leaves_the_real_game_untouched():

@@ -187,7 +187,7 @@ def _assert_caches_fresh(g):
             assert cached == _fresh_stats(g, key), key
         for uid, cached in (effects or {}).items():
             assert cached == ab.effects_on(g, g.cards[uid]), g.cards[uid]
-        if menu is not None and not g.over:
+        if menu is not None and not g.is_over:
             assert menu == g._build_menu()
     finally:
         g.stat_cache, g.fx_cache, g._menu = stats, effects, menu
