@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -36,7 +36,7 @@ UNSET: Any = object()
 class DeckInputError(DomainError):
     """Bad deck input: carries every problem (the API answers them all in one 400)."""
 
-    def __init__(self, problems: list[formats.Problem | dict[str, Any]]):
+    def __init__(self, problems: Sequence[formats.Problem | dict[str, Any]]):
         self.errors = [p.as_dict() if isinstance(p, formats.Problem) else p for p in problems]
         first = self.errors[0]
         super().__init__(first["detail"], code=first["code"], attr=first.get("attr"))
@@ -78,7 +78,7 @@ def _check_entries(
                         f"{code}: the quantity must be a whole number from 1 to "
                         f"{formats.MAX_QTY}, not {qty!r}.",
                         attr=attr,
-                        **{key: code},
+                        **{key: code},  # type: ignore[arg-type]  # card= or kicker_chip=
                     )
                 )
     found_cards = {c.code: c for c in Card.objects.filter(code__in=list(cards))}
@@ -424,7 +424,7 @@ def _finish(pod: DraftPod, draft: sealed.Draft) -> None:
     for seat in pod.seat_set.filter(user__isnull=False).select_related("user"):
         cards = Counter(draft.picked(seat.number))
         chips = Counter(draft.kicker_chips(seat.number))
-        pool = Pool.objects.create(
+        pool = Pool.objects.create(  # type: ignore[misc]  # seats with a user only
             owner=seat.user,
             kind=Pool.Kind.DRAW,
             name=f"Draft pod #{pod.pk}, seat {seat.number + 1}",
