@@ -15,8 +15,7 @@ from simulator import selectors, services
 from simulator.adapters import RunRefused
 from simulator.engine.core.errors import EngineError
 from simulator.models import SimulationRun
-from simulator.specs import service_for
-from simulator.specs import services as game_services
+from simulator.specs import service_for, service_specs
 
 MAX_PLAYERS = 8
 DEFAULT_GAME = "drifter"  # the form's first choice (and the API's default)
@@ -41,7 +40,7 @@ def _deck_choices(user) -> list[tuple[str, list[tuple[str, str]]]]:
 
 
 def _form_context(user, data: dict[str, Any] | None = None) -> dict[str, Any]:
-    specs = game_services()
+    specs = service_specs()
     bots = sorted({bot for game in specs.values() for bot in game.spec.bots})
     # The formats and play variants of every game that has them (the form shows them when
     # a game played with decks is chosen).
@@ -120,7 +119,7 @@ def run_new(request):
     if request.method == "POST":
         post = request.POST
         game = post.get("game", DEFAULT_GAME)
-        spec = game_services().get(game)
+        spec = service_specs().get(game)
         needs_decks = spec.spec.needs_decks if spec else True
         try:
             run, _ = services.run_create(

@@ -20,7 +20,7 @@ from functools import cache
 from simulator.engine.core import games, get_game
 from simulator.specs.base import GameService, PreparedRules
 
-__all__ = ["GameService", "PreparedRules", "service_for", "services"]
+__all__ = ["GameService", "PreparedRules", "service_for", "service_specs"]
 
 
 @cache
@@ -37,6 +37,6 @@ def service_for(game: str) -> GameService:
     return service
 
 
-def services() -> dict[str, GameService]:
+def service_specs() -> dict[str, GameService]:
     """The service spec of every registered game, by name, in the engine's order."""
     return {name: service_for(name) for name in games()}
