@@ -4,9 +4,10 @@ A run's players arrive as `{"deck": id}` (one of the user's decks, or anyone's p
 `{"public_deck": slug}`, `{"starter": code}`, `{"draft_bot": {"pod": id, "seat": n}}` (a bot's
 deck at a finished draft the user sat at; `draft_run_create` sends these) or `{}` (a game whose
 components are fixed), each with a `bot` and optionally `add` / `remove` ({code: qty}) for a
-what-if change. High Stakes Drifter decks are validated for the run's format with
+what-if change. The bot is checked here and the rest by the game's service spec
+(simulator/specs): High Stakes Drifter's validates each deck for the run's format with
 `formats.validate_deck`, the one rules module, so an illegal deck is refused with the
-validator's problems before any worker sees it.
+validator's problems before any worker sees it; a game of fixed components refuses decks.
 """
 
 from __future__ import annotations
