@@ -583,7 +583,7 @@ def _draw_rarity(image: Image.Image, rarity: str, at: tuple[int, int], size: int
 
     def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
         c, r = size * s / 2, (size / 2 - 1) * s
-        edge = {"fill": fill, "outline": PAPER, "width": 2 * s}
+        edge: dict[str, Any] = {"fill": fill, "outline": PAPER, "width": 2 * s}
         if shape == "circle":
             draw.ellipse((c - r, c - r, c + r, c + r), **edge)
         elif shape == "diamond":

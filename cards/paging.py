@@ -58,7 +58,7 @@ class CappedPaginator(Paginator):
 
     @cached_property
     def _counted(self) -> tuple[int, bool]:
-        counted = count_up_to(self.object_list, self.bound + 1)
+        counted = count_up_to(self.object_list, self.bound + 1)  # type: ignore[arg-type]
         return counted, counted <= self.bound
 
     @property

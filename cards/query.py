@@ -81,7 +81,8 @@ def _with_set_ids(q: Q, using: str) -> Q:
     def rewrite(node: Q) -> Q:
         clone = node.copy()
         clone.children = [
-            rewrite(child) if isinstance(child, Q) else resolve(*child) for child in node.children
+            rewrite(child) if isinstance(child, Q) else resolve(*child)  # type: ignore[misc]
+            for child in node.children
         ]
         return clone
 
@@ -104,7 +105,7 @@ def _set_ids(code: str, using: str) -> list[int]:
     connection = connections[using]
     table, pk, column = (
         connection.ops.quote_name(name)
-        for name in (CardSet._meta.db_table, CardSet._meta.pk.column, "code")
+        for name in (CardSet._meta.db_table, CardSet._meta.pk.column or "id", "code")
     )
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {pk} FROM {table} WHERE UPPER({column}) = UPPER(%s)", [code])
@@ -336,7 +337,7 @@ class _Parser:
         for cond, sort_pos in operands:
             if cond is None:  # `x or sort:cost` would have to mean "everything"
                 raise QuerySyntaxError("sort: cannot be a side of 'or' on its own.", sort_pos)
-        return _any([cond for cond, _ in operands])
+        return _any([cond for cond, _ in operands if cond is not None])
 
     def or_operand(self) -> tuple[_Cond | None, int]:
         """An and_expr, and where its first sort: term is (an and_expr of only sorts is None)."""

@@ -86,7 +86,7 @@ def process(data: bytes) -> ProcessedScan:
         with warnings.catch_warnings():
             # Pillow warns between 1x and 2x its own limit; ours is lower, so treat it as an error
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data), formats=[fmt])
+            image: Image.Image = Image.open(io.BytesIO(data), formats=[fmt])
             width, height = image.size
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise _too_many_pixels() from None

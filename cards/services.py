@@ -4,6 +4,8 @@ site loads is a set the engine plays."""
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,8 +13,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
-from cards.models import Card, CardSet, KickerChip, StarterDeck
-from simulator.engine.drifter.cards import Catalogue, load_catalogue
+from cards.models import Card, CardSet, CatalogueVersion, KickerChip, StarterDeck
+from simulator.engine.drifter.cards import Catalogue, parse_sets
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,10 @@ def catalogue_load(*, directory: Path | None = None) -> LoadResult:
     Idempotent: loading the same files twice changes nothing; a changed card is updated in
     place (its code is its identity).
     """
-    catalogue: Catalogue = load_catalogue(directory or Path(settings.FIXTURES_DIR) / "sets")
+    # Read once, here: the version's digest is of the very bytes parsed (the engine's
+    # `load_catalogue` caches a directory's parse for the life of the process).
+    files = _set_files(directory)
+    catalogue: Catalogue = parse_sets([json.loads(data) for data in files.values()])
     sets = {}
     for s in catalogue.sets:
         released = dt.date.fromisoformat(s.released) if s.released else None
@@ -60,7 +65,7 @@ def catalogue_load(*, directory: Path | None = None) -> LoadResult:
         "card_set", "set_order", "number", "name", "type", "is_copy", "faction", "rarity", "cost",
         "smarts", "skill", "luck", "kicker_limit", "text", "flavor", "abilities",
     ]  # fmt: skip
-    raw_abilities = _raw_abilities(directory)
+    raw_abilities = _raw_abilities(files)
     for c in catalogue.cards:
         values = {
             "card_set": sets[c.set_code],
@@ -116,6 +121,7 @@ def catalogue_load(*, directory: Path | None = None) -> LoadResult:
                     "kicker_chips": list(st.kicker_chips),
                 },
             )
+    _version_bump(_digest(files))
     # Cached catalogue answers are stale now (cards.api.views.catalogue_cached).
     transaction.on_commit(cache.clear)
     return LoadResult(
@@ -126,16 +132,39 @@ def catalogue_load(*, directory: Path | None = None) -> LoadResult:
     )
 
 
-def _raw_abilities(directory: Path | None) -> dict[str, list]:
-    """The abilities exactly as written in the set files (the API serves them verbatim)."""
-    import json
+def _set_files(directory: Path | None) -> dict[str, bytes]:
+    """The set files' bytes by file name, in name order."""
+    path = Path(directory or Path(settings.FIXTURES_DIR) / "sets")
+    return {file.name: file.read_bytes() for file in sorted(path.glob("*.json"))}
 
+
+def _digest(files: dict[str, bytes]) -> str:
+    """sha256 of the set files (names and bytes, in name order)."""
+    digest = hashlib.sha256()
+    for name, data in files.items():
+        digest.update(name.encode() + b"\0" + data + b"\0")
+    return digest.hexdigest()
+
+
+def _version_bump(digest: str) -> int:
+    """Bump the catalogue version unless these set files are the ones loaded last; the
+    version now. Loading the same files again (every `make run`) keeps the version, so the
+    runs playing meanwhile go on; a changed file makes a new version."""
+    row, _ = CatalogueVersion.objects.select_for_update().get_or_create(pk=1)
+    if row.digest != digest:
+        row.version += 1
+        row.digest = digest
+        row.save()
+    return row.version
+
+
+def _raw_abilities(files: dict[str, bytes]) -> dict[str, list]:
+    """The abilities exactly as written in the set files (the API serves them verbatim)."""
     from simulator.engine.drifter.cards import card_code
 
-    path = directory or Path(settings.FIXTURES_DIR) / "sets"
     out = {}
-    for file in sorted(Path(path).glob("*.json")):
-        doc = json.loads(file.read_text(encoding="utf-8"))
+    for data in files.values():
+        doc = json.loads(data)
         for card in doc.get("cards", []):
             out[card_code(doc["code"], card["number"])] = card.get("abilities", [])
     return out

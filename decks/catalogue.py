@@ -1,16 +1,20 @@
 """The one adapter from the database catalogue to the engine's `Catalogue` (pure card data).
 
-Built once per process and rebuilt when the catalogue's fingerprint (row counts and highest ids
-of sets, cards and chips) changes, e.g. after a set is loaded or a test adds cards.
+Built once per process and rebuilt when the catalogue's key changes: its version, which
+`catalogue_load` bumps when it loads changed set files (cards.models.CatalogueVersion: an
+in-place update keeps every row count and id), and its fingerprint (row counts and highest ids
+of sets, cards and chips: a test or an admin that adds rows). A simulation run pins the version
+in its plan (simulator.specs.drifter).
 """
 
 from __future__ import annotations
 
 import threading
+from typing import cast
 
 from django.db import connection
 
-from cards.models import Card, CardSet, KickerChip
+from cards.models import Card, CardSet, CatalogueVersion, KickerChip
 from simulator.engine.drifter.cards import (
     BoosterSlot,
     CardDataError,
@@ -25,15 +29,18 @@ _lock = threading.Lock()
 _cache: dict[str, object] = {}
 
 
-def _fingerprint() -> tuple:
-    """Row counts and highest ids of sets, cards and chips, in one query (this runs per request)."""
+def _key() -> tuple[int, tuple[object, ...]]:
+    """(catalogue version, fingerprint), in one query (this runs per request). The version is
+    0 before any set was loaded."""
     parts = ", ".join(
         f"(SELECT COUNT(*) FROM {m._meta.db_table}), (SELECT MAX(id) FROM {m._meta.db_table})"
         for m in (Card, KickerChip, CardSet)
     )
+    version = f"(SELECT MAX(version) FROM {CatalogueVersion._meta.db_table})"
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {parts}")  # table names from our own models, no user input
-        return tuple(cursor.fetchone())
+        cursor.execute(f"SELECT {version}, {parts}")  # our own tables' names, no user input
+        row = cursor.fetchone()
+    return int(row[0] or 0), tuple(row[1:])
 
 
 def _abilities(card: Card) -> tuple:
@@ -113,11 +120,22 @@ def _build() -> Catalogue:
     )
 
 
-def engine_catalogue() -> Catalogue:
-    """The catalogue as the engine sees it (cached while the database catalogue is unchanged)."""
-    key = _fingerprint()
+def versioned_catalogue() -> tuple[int, Catalogue]:
+    """(catalogue version, the catalogue as the engine sees it), cached while the database
+    catalogue is unchanged."""
+    key = _key()
     with _lock:
         if _cache.get("key") != key:
             _cache["catalogue"] = _build()
             _cache["key"] = key
-        return _cache["catalogue"]  # type: ignore[return-value]
+        return key[0], cast(Catalogue, _cache["catalogue"])
+
+
+def engine_catalogue() -> Catalogue:
+    """The catalogue as the engine sees it (cached while the database catalogue is unchanged)."""
+    return versioned_catalogue()[1]
+
+
+def catalogue_version() -> int:
+    """The catalogue's current version (0 before any set was loaded)."""
+    return int(CatalogueVersion.objects.filter(pk=1).values_list("version", flat=True).first() or 0)

@@ -204,14 +204,15 @@ def pod_bot_decks(*, pod: DraftPod, user) -> list[dict[str, Any]] | None:
     if not seats:
         return []
     draft = Draft.from_json(pod.state)
-    card_codes = {c for s in seats for c in s.bot_deck["cards"]}
-    chip_codes = {k for s in seats for k in s.bot_deck["kicker_chips"]}
+    bot_decks: dict[int, dict[str, Any]] = {s.pk: s.bot_deck or {} for s in seats}
+    card_codes = {c for deck in bot_decks.values() for c in deck["cards"]}
+    chip_codes = {k for deck in bot_decks.values() for k in deck["kicker_chips"]}
     cards = {c.code: c for c in Card.objects.filter(code__in=card_codes)}
     chips = {k.code: k for k in KickerChip.objects.filter(code__in=chip_codes)}
     catalogue = engine_catalogue()
     decks = []
     for seat in seats:
-        deck = seat.bot_deck
+        deck = bot_decks[seat.pk]
         rows = _by_type([{"card": cards[c], "qty": q} for c, q in deck["cards"].items()])
         groups: list[dict[str, Any]] = []
         for row in rows:

@@ -383,7 +383,7 @@ def _finish(pod: DraftPod, draft: sealed.Draft) -> None:
     for seat in pod.seat_set.filter(user__isnull=False).select_related("user"):
         cards = Counter(draft.picked(seat.number))
         chips = Counter(draft.kicker_chips(seat.number))
-        pool = Pool.objects.create(
+        pool = Pool.objects.create(  # type: ignore[misc]  # seats with a user only
             owner=seat.user,
             kind=Pool.Kind.DRAW,
             name=f"Draft pod #{pod.pk}, seat {seat.number + 1}",

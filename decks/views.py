@@ -108,7 +108,7 @@ def deck_builder(request, pk: int):
     context = _panel_context(deck)
     context.update(_search_context(request, deck))
     chips = KickerChip.objects.order_by("card_set__order", "code")
-    if deck.pool_id:
+    if deck.pool is not None:
         chips = chips.filter(code__in=list(deck.pool.kicker_chips))
     context["chips"] = chips
     return render(request, "decks/builder.html", context)
@@ -122,7 +122,7 @@ def _search_context(request, deck: Deck) -> dict:
         cards = card_selectors.card_list(q=q)
     except QuerySyntaxError as exc:
         cards, error = Card.objects.none(), exc
-    if deck.pool_id:
+    if deck.pool is not None:
         cards = cards.filter(code__in=list(deck.pool.cards))
     page = Paginator(cards, SEARCH_PAGE).get_page(request.GET.get("page"))
     return {"q": q, "results": page, "search_error": error}

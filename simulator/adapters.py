@@ -4,20 +4,30 @@ A run's players arrive as `{"deck": id}` (one of the user's decks, or anyone's p
 `{"public_deck": slug}`, `{"starter": code}`, `{"draft_bot": {"pod": id, "seat": n}}` (a bot's
 deck at a finished draft the user sat at; `draft_run_create` sends these) or `{}` (a game whose
 components are fixed), each with a `bot` and optionally `add` / `remove` ({code: qty}) for a
-what-if change. High Stakes Drifter decks are validated for the run's format with
+what-if change. The bot is checked here and the rest by the game's service spec
+(simulator/specs): High Stakes Drifter's validates each deck for the run's format with
 `formats.validate_deck`, the one rules module, so an illegal deck is refused with the
-validator's problems before any worker sees it.
+validator's problems before any worker sees it; a game of fixed components refuses decks.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 from config.api import DomainError
-from simulator.engine.core import GameSpec
-from simulator.engine.core.errors import RulesError
+from simulator.plans import PlanPlayer, Problem
+from simulator.specs import GameService, PreparedRules, service_for
+
+__all__ = [
+    "PreparedRules",
+    "RunRefused",
+    "apply_change",
+    "deck_source",
+    "prepare_player",
+    "prepare_rules",
+    "refuse",
+]
 
 
 class RunRefused(DomainError):
@@ -29,45 +39,16 @@ def refuse(detail: str, *, code: str = "invalid", attr: str | None = None) -> Ru
     return RunRefused(detail, code=code, attr=attr)
 
 
-@dataclass
-class PreparedRules:
-    """The canonical format name, play variants and engine rules JSON of a run."""
-
-    format: str
-    variants: list[str]
-    rules: dict
+def prepare_rules(game: str, fmt: str, variants: list[str]) -> PreparedRules:
+    """Check the format and variants of a run of `game`; RunRefused with every problem."""
+    return service_for(game).prepare_rules(fmt, variants)
 
 
-def prepare_rules(spec: GameSpec, fmt: str, variants: list[str]) -> PreparedRules:
-    """Check the format and variants of a run; RunRefused with every problem."""
-    if spec.name != "drifter":
-        if variants or fmt not in ("", "standard"):
-            raise refuse(
-                f"{spec.title} has fixed components and no formats or variants.",
-                attr="variants" if variants else "format",
-            )
-        return PreparedRules(format="", variants=[], rules={})
-    from simulator.engine.drifter import Rules, formats
-
-    deck_variants, problems = formats.parse_format(fmt or formats.STANDARD)
-    if problems:
-        raise RunRefused(problems=[p.as_dict() for p in problems])
-    try:
-        # Seat 0 always goes first; the seat rotation (runner.rotation) moves the decks, so
-        # each goes first once in every n consecutive games.
-        rules = Rules(variants=frozenset(deck_variants) | frozenset(variants), first_player=0)
-    except RulesError as exc:
-        raise refuse(str(exc), attr="variants") from None
-    play = sorted(rules.variants - deck_variants)
-    return PreparedRules(
-        format=formats.format_name(deck_variants), variants=play, rules=rules.to_json()
-    )
-
-
-def _apply_change(
+def apply_change(
     cards: dict[str, int], change: dict[str, Any] | None, sign: int, attr: str
-) -> list[dict]:
-    problems = []
+) -> list[Problem]:
+    """Add (`sign` 1) or remove (-1) a what-if change's copies; the problems it has."""
+    problems: list[Problem] = []
     for code, qty in (change or {}).items():
         if type(qty) is not int or qty < 1:
             problems.append(
@@ -86,7 +67,9 @@ def _apply_change(
     return problems
 
 
-def _deck_source(owner, data: dict, attr: str) -> tuple[str, dict, dict, Any, str]:
+def deck_source(
+    owner: Any, data: dict[str, Any], attr: str
+) -> tuple[str, dict[str, int], dict[str, int], Any, str]:
     """(label, cards, chips, pool, source) of a player's deck; RunRefused if not found."""
     from decks.models import Deck
     from decks.selectors import deck_contents, pool_of
@@ -134,58 +117,18 @@ def _deck_source(owner, data: dict, attr: str) -> tuple[str, dict, dict, Any, st
 
 
 def prepare_player(
-    *, owner, spec: GameSpec, data: dict, index: int, prepared: PreparedRules
-) -> tuple[dict, list[dict]]:
-    """A plan player from the input, and the problems that make it unplayable."""
-    attr = f"players.{index}"
-    bot = data.get("bot") or ("heuristic" if "heuristic" in spec.bots else "random")
-    problems: list[dict] = []
-    if bot not in spec.bots:
+    *, owner: Any, service: GameService, data: dict[str, Any], index: int, prepared: PreparedRules
+) -> tuple[PlanPlayer, list[Problem]]:
+    """A plan player from the input, and the problems that make it unplayable: the bot is
+    checked here, the rest (decks or none) by the game's service spec."""
+    bot = data.get("bot") or service.default_bot()
+    problems: list[Problem] = []
+    if bot not in service.spec.bots:
         problems.append(
-            {"code": "unknown_bot", "detail": f"{spec.title} has no bot {bot!r}; the bots are "
-             f"{', '.join(sorted(spec.bots))}.", "attr": f"{attr}.bot"}
+            {"code": "unknown_bot", "detail": f"{service.title} has no bot {bot!r}; the bots "
+             f"are {', '.join(sorted(service.spec.bots))}.", "attr": f"players.{index}.bot"}
         )  # fmt: skip
-    has_deck = any(data.get(k) for k in ("deck", "public_deck", "starter", "draft_bot"))
-    if not spec.needs_decks:
-        if has_deck:
-            problems.append(
-                {"code": "no_decks", "detail": f"{spec.title} is played with fixed components: "
-                 "no deck.", "attr": attr}
-            )  # fmt: skip
-        label = data.get("label") or f"Player {index + 1} ({bot})"
-        return {"label": str(label)[:100], "bot": bot, "source": None}, problems
-    if not has_deck:
-        problems.append(
-            {"code": "required", "detail": "Give a deck, a public deck or a starter deck.",
-             "attr": attr}
-        )  # fmt: skip
-        return {"label": "", "bot": bot, "source": None}, problems
-    from decks.catalogue import engine_catalogue
-    from simulator.engine.drifter import formats
-
-    name, cards, chips, pool, source = _deck_source(owner, data, attr)
-    problems += _apply_change(cards, data.get("remove"), -1, f"{attr}.remove")
-    problems += _apply_change(cards, data.get("add"), +1, f"{attr}.add")
-    changed = bool(data.get("add") or data.get("remove"))
-    for problem in formats.validate_deck(
-        fmt=prepared.format, cards=cards, kicker_chips=chips, catalogue=engine_catalogue(),
-        pool=pool, starter=source.startswith("starter:"),
-    ):  # fmt: skip
-        error = problem.as_dict()
-        error["attr"] = f"{attr}.{error['attr']}" if error.get("attr") else attr
-        problems.append(error)
-    label = data.get("label") or (f"{name} (changed)" if changed else name)
-    seat = {
-        "name": str(label)[:100],
-        "deck": [code for code, qty in cards.items() for _ in range(qty)],
-        "chips": [code for code, qty in chips.items() for _ in range(qty)],
-        "bot": bot,
-    }
-    player = {
-        "label": str(label)[:100],
-        "bot": bot,
-        "source": source,
-        "seat": seat,
-        "change": {"add": data.get("add") or {}, "remove": data.get("remove") or {}},
-    }
-    return player, problems
+    player, found = service.prepare_player(
+        owner=owner, data=data, index=index, bot=bot, prepared=prepared
+    )
+    return player, problems + found

@@ -3,6 +3,7 @@ matchup heatmap. Plain strings (escaped labels), no JavaScript, no external asse
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.html import escape
@@ -23,7 +24,7 @@ def _svg(width: int, height: int, body: list[str], label: str, css_class: str) -
     )
 
 
-def win_rates(rows: list[tuple[str, dict[str, Any]]], title: str = "Win rate") -> SafeString:
+def win_rates(rows: Sequence[tuple[str, Mapping[str, Any]]], title: str = "Win rate") -> SafeString:
     """One bar per row (label, rate) from 0 to 100%, with its 95% interval as a whisker."""
     left, width, bar_h, gap = 190, 360, 18, 8
     height = 30 + len(rows) * (bar_h + gap)
@@ -57,7 +58,7 @@ def win_rates(rows: list[tuple[str, dict[str, Any]]], title: str = "Win rate") -
     return _svg(left + width + 60, height, body, title, "win-rates")
 
 
-def histogram(bins: list[dict[str, Any]], title: str, x_label: str) -> SafeString:
+def histogram(bins: Sequence[Mapping[str, Any]], title: str, x_label: str) -> SafeString:
     """Vertical bars of binned counts (from stats.histogram_bins)."""
     width, height, pad = 420, 180, 30
     if not bins:
@@ -100,7 +101,7 @@ def _heat(value: float) -> str:
     return f"rgb({r},{g},{b})"
 
 
-def heatmap(matrix: list[list[dict | None]], labels: list[str]) -> SafeString:
+def heatmap(matrix: Sequence[Sequence[Mapping[str, Any] | None]], labels: list[str]) -> SafeString:
     """The matchup matrix: cell (i, j) is row player i's win rate against column player j."""
     n = len(labels)
     cell, left, top = 64, 170, 110
@@ -136,7 +137,7 @@ def heatmap(matrix: list[list[dict | None]], labels: list[str]) -> SafeString:
     return _svg(left + n * cell + 10, top + n * cell + 10, body, "Matchup matrix", "heatmap")
 
 
-def card_impact(rows: list[dict[str, Any]], limit: int = 25) -> SafeString:
+def card_impact(rows: Sequence[Mapping[str, Any]], limit: int = 25) -> SafeString:
     """Win rate when played minus when not, per card, as bars either side of zero."""
     rows = [r for r in rows if r["delta"] is not None][:limit]
     left, width, bar_h, gap = 200, 300, 14, 5

@@ -1,17 +1,15 @@
 """Stepping through a stored game record turn by turn, for the replay viewer.
 
-High Stakes Drifter: the record is replayed with no RNG (the engine's `ReplayChance`) and a
-frame is taken at every turn: the saloon, the street, each player's stake, the pot and the
-narration of what happened since the previous frame. Other games: their own narration, one
-frame per sentence, with the final result.
+Each game's service spec makes the frames (`GameService.replay`): High Stakes Drifter's
+(simulator/specs/drifter.py) replays the record with no RNG and takes a frame at every turn,
+with the table as `table_of` draws it; other games show their own narration, one frame per
+sentence, with the final result.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
-
-from simulator.engine.core import get_game
 
 
 @dataclass
@@ -27,7 +25,7 @@ class Frame:
 class Replay:
     game: str
     players: list[str]
-    final: dict
+    final: dict[str, Any]
     frames: list[Frame] = field(default_factory=list)
 
 
@@ -48,7 +46,7 @@ def _dude(state: Any, card: Any) -> dict[str, Any]:
     }
 
 
-def _table(state: Any) -> dict[str, Any]:
+def table_of(state: Any) -> dict[str, Any]:
     """What is on the table now (the narrator sees concealed cards too)."""
     return {
         "saloon": [_dude(state, c) for c in state.saloon],
@@ -63,65 +61,10 @@ def _table(state: Any) -> dict[str, Any]:
     }
 
 
-def _drifter(record: dict, catalogue: Any) -> Replay:
-    from simulator.engine.core import GameRecord, ReplayChance
-    from simulator.engine.drifter import Action, Rules, Seat, replay
-    from simulator.engine.drifter.narrate import narrate_events
-    from simulator.engine.drifter.state import DrifterState
+def build_replay(record: dict[str, Any], catalogue: Any = None) -> Replay:
+    """The frames of a game record (RecordError if it does not replay), by its game's service
+    spec; `catalogue` is the card catalogue of a game that plays with one (default: the
+    database's)."""
+    from simulator.specs import service_for
 
-    # Verify the whole record first (checksum, final): the viewer only shows honest games.
-    final = replay(record, catalogue=catalogue).final()
-    rec = GameRecord.from_json(record)
-    seats = [Seat.from_json(s) for s in rec.seats]
-    names = [s.name for s in seats]
-    log: list = []
-    chance = ReplayChance(rec.events, log=log)
-    state = DrifterState(
-        catalogue, seats, Rules.from_json(rec.rules), rec.seed, chance=chance, events=log,
-        narrate=True,
-    )  # fmt: skip
-    frames: list[Frame] = []
-    said = 0
-    turn = state.turns
-
-    def take(title: str, final: bool = False) -> None:
-        # A frame ends where the next turn is announced: that line opens the next frame.
-        nonlocal said
-        events = state.log[said:]
-        cut = len(events)
-        if not final:
-            starts = [i for i, ev in enumerate(events) if ev and ev[0] == "turn"]
-            if starts and starts[-1] > 0:
-                cut = starts[-1]
-        frames.append(Frame(title, narrate_events(events[:cut], names), _table(state)))
-        said += cut
-
-    take("Setup")
-    while (step := chance.next_action()) is not None:
-        _player, data = step
-        state.apply(Action.from_json(data))
-        if state.turns != turn:
-            take(f"Turn {turn}")
-            turn = state.turns
-    take(f"Turn {turn}: the end", final=True)
-    return Replay("drifter", names, final, frames)
-
-
-def build_replay(record: dict, catalogue: Any = None) -> Replay:
-    """The frames of a game record (RecordError if it does not replay)."""
-    game = record.get("game")
-    if game == "drifter":
-        if catalogue is None:
-            # The same catalogue the simulation played with (the database's), not the files.
-            from decks.catalogue import engine_catalogue
-
-            catalogue = engine_catalogue()
-        return _drifter(record, catalogue)
-    spec = get_game(str(game))
-    state = spec.replay(record)
-    story = spec.narrate(record) if spec.narrate is not None else []
-    names = [str(s.get("name", f"Player {i + 1}")) for i, s in enumerate(record.get("seats", []))]
-    frames = [Frame(f"Step {i + 1}", [line]) for i, line in enumerate(story)] or [
-        Frame("The game", [])
-    ]
-    return Replay(spec.name, names, state.final(), frames)
+    return service_for(str(record.get("game"))).replay(record, catalogue)

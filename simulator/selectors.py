@@ -6,12 +6,24 @@ histograms) on every read: nothing per game is stored but the sampled records.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import QuerySet
 from django.http import Http404
 
 from simulator.models import GameSample, SimulationRun
+from simulator.plans import (
+    CardRow,
+    Length,
+    MatchupRow,
+    Plan,
+    PlayerRow,
+    PositionAggregate,
+    Rate,
+    Report,
+    RunAggregate,
+)
+from simulator.specs import service_for
 from simulator.stats import (
     histogram_bins,
     mean_interval,
@@ -48,16 +60,7 @@ def sample_get(*, run: SimulationRun, pk: Any) -> GameSample:
         raise Http404("No such game.") from None
 
 
-def _card_names(game: str, codes: set[str]) -> dict[str, str]:
-    if game != "drifter" or not codes:
-        return {}
-    from decks.catalogue import engine_catalogue
-
-    by_code = engine_catalogue().card_by_code
-    return {c: by_code[c].name for c in codes if c in by_code}
-
-
-def _player_rates(entry: dict) -> dict[str, Any]:
+def _player_rates(entry: PositionAggregate) -> dict[str, Any]:
     games = entry["games"]
     return {
         "games": games,
@@ -70,9 +73,9 @@ def _player_rates(entry: dict) -> dict[str, Any]:
     }
 
 
-def _cards(entry: dict, names: dict[str, str]) -> list[dict[str, Any]]:
+def _cards(entry: PositionAggregate, names: dict[str, str]) -> list[CardRow]:
     """Per card: win rate when played vs not, and chips won per shootout it took part in."""
-    rows = []
+    rows: list[CardRow] = []
     for code, card in entry["cards"].items():
         played = rate(card["wins"], card["games"])
         not_played = rate(entry["wins"] - card["wins"], entry["games"] - card["games"])
@@ -98,7 +101,7 @@ def _cards(entry: dict, names: dict[str, str]) -> list[dict[str, Any]]:
     return rows
 
 
-def _length(counts: dict[str, int]) -> dict[str, Any] | None:
+def _length(counts: dict[str, int]) -> Length | None:
     if not counts:
         return None
     median, p90 = quantiles(counts, (0.5, 0.9))
@@ -110,34 +113,35 @@ def _length(counts: dict[str, int]) -> dict[str, Any] | None:
     }
 
 
-def run_report(run: SimulationRun) -> dict[str, Any]:
+def run_report(run: SimulationRun) -> Report:
     """Everything the results page and the API show, computed from the merged aggregate."""
-    plan = run.plan
+    plan: Plan = run.plan
     players = plan["players"]
     matchups = plan["matchups"]
-    agg = run.aggregate or {}
+    agg = cast(RunAggregate, run.aggregate or {})
     magg = agg.get("matchups") or []
-    per_player: list[list[dict]] = [[] for _ in players]
+    per_player: list[list[PositionAggregate]] = [[] for _ in players]
     for m, matchup in enumerate(matchups):
         if m >= len(magg):
             continue
-        for pos, player in enumerate(matchup):
-            per_player[player].append(magg[m]["positions"][pos])
+        for pos, p in enumerate(matchup):
+            per_player[p].append(magg[m]["positions"][pos])
     codes = {c for m in magg for pos in m["positions"] for c in pos["cards"]}
-    names = _card_names(run.game, codes)
-    report_players = []
+    names = service_for(run.game).card_names(codes)
+    report_players: list[PlayerRow] = []
     for index, player in enumerate(players):
-        entry = merge_all(per_player[index])
-        row: dict[str, Any] = {
+        entry: PositionAggregate | None = merge_all(per_player[index])
+        row: PlayerRow = {
             "index": index,
             "label": player["label"],
             "bot": player["bot"],
             "source": player.get("source"),
+            "games": 0,
         }
         if entry is None:
-            report_players.append(row | {"games": 0})
+            report_players.append(row)
             continue
-        row |= _player_rates(entry)
+        row.update(_player_rates(entry))  # type: ignore[typeddict-item]
         row["stakes"] = {
             "mean": mean_of(entry["stakes"]),
             "histogram": histogram_bins(entry["stakes"]),
@@ -150,7 +154,7 @@ def run_report(run: SimulationRun) -> dict[str, Any]:
         report_players.append(row)
     turns = merge_all(m["turns"] for m in magg) or {}
     shootouts = merge_all(m["shootouts"] for m in magg) or {}
-    matchup_rows = []
+    matchup_rows: list[MatchupRow] = []
     for m, matchup in enumerate(matchups):
         if m >= len(magg):
             continue
@@ -165,7 +169,7 @@ def run_report(run: SimulationRun) -> dict[str, Any]:
                 "win_rates": [rate(pos["wins"], pos["games"]) for pos in positions],
             }
         )
-    report: dict[str, Any] = {
+    report: Report = {
         "games": agg.get("games", 0),
         "players": report_players,
         "turns": _length(turns),
@@ -176,14 +180,15 @@ def run_report(run: SimulationRun) -> dict[str, Any]:
     }
     if run.kind in (SimulationRun.Kind.ROUND_ROBIN, SimulationRun.Kind.GAUNTLET):
         n = len(players)
-        matrix: list[list[dict | None]] = [[None] * n for _ in range(n)]
-        for row in matchup_rows:
-            i, j = row["players"]
-            matrix[i][j] = row["win_rates"][0]
-            matrix[j][i] = row["win_rates"][1]
+        matrix: list[list[Rate | None]] = [[None] * n for _ in range(n)]
+        for mrow in matchup_rows:
+            i, j = mrow["players"]
+            matrix[i][j] = mrow["win_rates"][0]
+            matrix[j][i] = mrow["win_rates"][1]
         report["matrix"] = matrix
     for k, (a, b) in enumerate(plan.get("pairs", [])):
-        pair = (agg.get("pairs") or [None] * (k + 1))[k]
+        pairs = agg.get("pairs") or []
+        pair = pairs[k] if k < len(pairs) else None
         if pair is None or a >= len(matchup_rows):
             continue
         opponent = matchups[a][1]
@@ -200,8 +205,8 @@ def run_report(run: SimulationRun) -> dict[str, Any]:
     return report
 
 
-def _pct(r: dict | None) -> str:
-    if not r or r.get("rate") is None:
+def _pct(r: Rate | None) -> str:
+    if not r or r["rate"] is None or r["low"] is None or r["high"] is None:
         return "   -  "
     return f"{100 * r['rate']:5.1f}% [{100 * r['low']:4.1f}, {100 * r['high']:4.1f}]"
 
@@ -219,14 +224,15 @@ def report_text(run: SimulationRun) -> str:
         if not p.get("games"):
             continue
         lines.append(
-            f"{p['label'][:32]:32} {p['games']:7d} {p['wins']:6d} {p['losses']:6d} {p['ties']:5d}"
-            f"  {_pct(p['win_rate'])}  first {_pct(p['first'])}  other {_pct(p['other'])}"
+            f"{p['label'][:32]:32} {p['games']:7d} {p.get('wins', 0):6d} "
+            f"{p.get('losses', 0):6d} {p.get('ties', 0):5d}  {_pct(p.get('win_rate'))}  "
+            f"first {_pct(p.get('first'))}  other {_pct(p.get('other'))}"
         )
-    for key in ("turns", "shootouts"):
-        if report[key]:
+    for key, length in (("turns", report["turns"]), ("shootouts", report["shootouts"])):
+        if length:
             lines.append(
-                f"{key}: mean {report[key]['mean']:.1f}, median {report[key]['median']}, "
-                f"90% below {report[key]['p90']}"
+                f"{key}: mean {length['mean']:.1f}, median {length['median']}, "
+                f"90% below {length['p90']}"
             )
     if len(report["matchups"]) > 1:
         lines.append("")

@@ -14,6 +14,7 @@ import time
 import traceback
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -21,11 +22,13 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from simulator import conf
-from simulator.adapters import RunRefused, prepare_player, prepare_rules, refuse
-from simulator.engine.core import get_game
+from simulator.adapters import RunRefused, prepare_player, refuse
 from simulator.engine.core.errors import RulesError
 from simulator.models import ChunkResult, GameSample, SimulationChunk, SimulationRun, WorkerPing
+from simulator.plans import Plan, PlanPlayer, Problem
 from simulator.runner import estimate_cost, play_chunk, sample_indices
+from simulator.specs import service_for
+from simulator.specs.base import CatalogueChanged
 from simulator.stats import merge
 
 log = logging.getLogger(__name__)
@@ -62,7 +65,8 @@ def matchups_for(kind: str, n_players: int) -> tuple[list[list[int]], list[list[
         return [[i, j] for i in range(n_players) for j in range(i + 1, n_players)], []
     if kind == Run.Kind.WHAT_IF:
         opponents = list(range(2, n_players)) or [0]
-        matchups, pairs = [], []
+        matchups: list[list[int]] = []
+        pairs: list[list[int]] = []
         for opp in opponents:
             pairs.append([len(matchups), len(matchups) + 1])
             matchups += [[0, opp], [1, opp]]
@@ -70,7 +74,7 @@ def matchups_for(kind: str, n_players: int) -> tuple[list[list[int]], list[list[
     raise refuse(f"Unknown kind of run {kind!r}.", attr="kind")
 
 
-def _cost_key(game: str, players: list[dict], matchups: list[list[int]]) -> str:
+def _cost_key(game: str, players: list[PlanPlayer], matchups: list[list[int]]) -> str:
     """What decides the cost of a game: the game, the bots and the table sizes."""
     bots = sorted({players[p]["bot"] for m in matchups for p in m})
     sizes = sorted({len(m) for m in matchups})
@@ -135,9 +139,10 @@ def run_create(
     if kind not in Run.Kind.values:
         raise refuse(f"kind is one of {', '.join(Run.Kind.values)}, not {kind!r}.", attr="kind")
     try:
-        spec = get_game(game)
+        service = service_for(game)
     except RulesError as exc:
         raise refuse(str(exc), code="unknown_game", attr="game") from None
+    spec = service.spec
     if type(games) is not int or not 1 <= games <= MAX_GAMES_PER_MATCHUP:
         raise refuse(f"games is a whole number from 1 to {MAX_GAMES_PER_MATCHUP:,}.", attr="games")
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
@@ -150,7 +155,7 @@ def run_create(
         raise refuse(f"{spec.title} is not played heads-up.", attr="kind")
     if not low <= n <= high:
         raise refuse(f"A {kind} run of {spec.title} has {low} to {high} players.", attr="players")
-    prepared = prepare_rules(spec, format, list(variants or []))
+    prepared = service.prepare_rules(format, list(variants or []))
     matchups, pairs = matchups_for(kind, n)
     total = games * len(matchups)
     cap = conf.get("SIMULATION_MAX_GAMES_PER_RUN")
@@ -165,10 +170,13 @@ def run_create(
             f"You already have {active_cap} runs queued or running; wait or cancel one.",
             code="too_many_runs",
         )
-    plan_players, problems = [], []
+    # Read before the decks are checked: a catalogue loaded meanwhile is a newer version.
+    catalogue_version = service.catalogue_version()
+    plan_players: list[PlanPlayer] = []
+    problems: list[Problem] = []
     for index, data in enumerate(players):
         player, found = prepare_player(
-            owner=owner, spec=spec, data=data, index=index, prepared=prepared
+            owner=owner, service=service, data=data, index=index, prepared=prepared
         )
         plan_players.append(player)
         problems += found
@@ -178,7 +186,7 @@ def run_create(
         seed = random.SystemRandom().randrange(2**31)
     elif type(seed) is not int or not 0 <= seed < 2**53:
         raise refuse("seed is a whole number from 0 to 2**53 - 1.", attr="seed")
-    plan = {
+    plan: Plan = {
         "game": spec.name,
         "rules": prepared.rules,
         "seed": seed,
@@ -189,6 +197,8 @@ def run_create(
         "queue": conf.get("SIMULATION_QUEUE"),
         "cost_key": _cost_key(spec.name, plan_players, matchups),
     }
+    if catalogue_version is not None:
+        plan["catalogue_version"] = catalogue_version
     cost = _calibrated_cost(plan["cost_key"])
     if cost is None:
         cost = sum(
@@ -216,6 +226,7 @@ def run_create(
 
 
 DRAFT_RUN_GAMES = 200
+DRAFT_GAME = "drifter"  # drafts are of High Stakes Drifter's sets (decks.services)
 
 
 @transaction.atomic
@@ -264,7 +275,7 @@ def draft_run_create(
     ]
     return run_create(
         owner=owner,
-        game="drifter",
+        game=DRAFT_GAME,
         kind=Run.Kind.GAUNTLET,
         format="draw",
         players=players,
@@ -315,7 +326,7 @@ def run_dispatch(*, run_id: int) -> int:
             )
             if claimed:
                 send_no = Chunk.objects.values_list("sends", flat=True).get(pk=chunk_id)
-                transaction.on_commit(lambda c=chunk_id, s=send_no: _send(c, s, queue))
+                transaction.on_commit(partial(_send, chunk_id, send_no, queue))
                 sent += 1
     return sent
 
@@ -394,23 +405,38 @@ def _claim(chunk_id: int, send_no: int, worker: str) -> SimulationChunk | None:
     return chunk
 
 
-_run_catalogue: dict[int, Any] = {}
-
-
 def _catalogue_for(run: SimulationRun) -> Any:
-    """The card catalogue a run's chunks play with, built once per run in each process.
+    """The card catalogue a run's chunks play with: the version its plan pinned.
 
-    One catalogue for the whole run (not re-checked per chunk) also means a catalogue change
-    in the middle of a run cannot make its chunks disagree.
+    The engine catalogue is cached per process by its version (decks/catalogue.py), so a
+    worker that last played another version rebuilds it here; if the database's catalogue is
+    no longer the pinned version (a set file was loaded since the run was planned), the game's
+    spec raises CatalogueChanged and the run fails (chunk_execute) rather than mixing cards.
     """
-    if run.game != "drifter":
-        return None
-    if run.pk not in _run_catalogue:
-        from decks.catalogue import engine_catalogue
+    plan: Plan = run.plan
+    return service_for(run.game).catalogue(plan.get("catalogue_version"))
 
-        _run_catalogue.clear()
-        _run_catalogue[run.pk] = engine_catalogue()
-    return _run_catalogue[run.pk]
+
+def _fail_run(run_id: int, chunk_id: int, error: str) -> None:
+    """Fail a run at once from one of its chunks: the chunk failed, the pending ones skipped
+    and queued ones skipped by their workers (_claim), the run failed with `error`."""
+    with transaction.atomic():
+        run = _lock_run(run_id)
+        live = [Chunk.Status.PENDING, Chunk.Status.QUEUED, Chunk.Status.RUNNING]
+        updated = Chunk.objects.filter(pk=chunk_id, status__in=live).update(
+            status=Chunk.Status.FAILED, error=error[:4000], finished_at=timezone.now()
+        )
+        if not run.is_active:
+            return
+        if updated:
+            run.chunks_failed += 1
+        run.status = Run.Status.FAILED
+        run.error = error
+        run.finished_at = timezone.now()
+        run.save()
+        Chunk.objects.filter(run_id=run_id, status=Chunk.Status.PENDING).update(
+            status=Chunk.Status.SKIPPED
+        )
 
 
 def _cancel_probe(run_id: int, every: float = 0.5) -> Callable[[], bool]:
@@ -437,12 +463,18 @@ def chunk_execute(*, chunk_id: int, send_no: int, worker: str = "") -> str:
     if chunk is None:
         return "skipped"
     run = Run.objects.get(pk=chunk.run_id)
-    plan = run.plan
+    plan: Plan = run.plan
     per_matchup = max(1, conf.get("SIMULATION_SAMPLE_RECORDS") // len(plan["matchups"]))
     sample = sample_indices(run.games, per_matchup) & set(range(chunk.start, chunk.end))
     try:
+        catalogue = _catalogue_for(run)
+    except CatalogueChanged as exc:
+        log.warning("run %s: %s", run.pk, exc)
+        _fail_run(run.pk, chunk_id, str(exc))
+        return "failed"
+    try:
         outcome = play_chunk(
-            plan, chunk.start, chunk.end, sample=sample, catalogue=_catalogue_for(run),
+            plan, chunk.start, chunk.end, sample=sample, catalogue=catalogue,
             should_stop=_cancel_probe(run.pk),
         )  # fmt: skip
     except Exception:
@@ -548,7 +580,7 @@ def _reconcile_one(run_id: int, counts: dict[str, int]) -> None:
             ).update(status=Chunk.Status.QUEUED, sends=F("sends") + 1, sent_at=now)
             if claimed:
                 send_no = chunk.sends + 1
-                transaction.on_commit(lambda c=chunk.pk, s=send_no, q=queue: _send(c, s, q))
+                transaction.on_commit(partial(_send, chunk.pk, send_no, queue))
                 log.warning(
                     "run %s: chunk %s was %s too long: re-sent", run_id, chunk.index, chunk.status
                 )

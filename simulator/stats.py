@@ -11,6 +11,8 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from simulator.plans import Bin, MeanInterval, Rate
+
 # The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
 # Below this many games a per-card rate is shown greyed out, not as a finding.
@@ -69,7 +71,7 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def rate(successes: float, n: float) -> dict[str, Any]:
+def rate(successes: float, n: float) -> Rate:
     """A proportion with its 95% Wilson interval and whether the sample is big enough."""
     low, high = wilson(successes, n)
     return {
@@ -82,7 +84,7 @@ def rate(successes: float, n: float) -> dict[str, Any]:
     }
 
 
-def mean_interval(n: float, total: float, total_sq: float) -> dict[str, Any]:
+def mean_interval(n: float, total: float, total_sq: float) -> MeanInterval:
     """Mean with a 95% normal interval from the count, sum and sum of squares."""
     if n <= 0:
         return {"n": 0, "mean": None, "low": None, "high": None, "enough": False}
@@ -103,14 +105,16 @@ def normal_two_sided_p(z: float) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
-def paired_test(n: float, sum_d: float, sum_d2: float, a_only: float, b_only: float) -> dict:
+def paired_test(
+    n: float, sum_d: float, sum_d2: float, a_only: float, b_only: float
+) -> dict[str, Any]:
     """Paired comparison of B against A on the same seeds (common random numbers).
 
     `d` is B's score minus A's in the same game (win 1, tie ½, loss 0). Reports the mean
     difference with a 95% interval and the paired t statistic (normal approximation, the
     samples being large), plus McNemar's test on the games exactly one of them won.
     """
-    out = mean_interval(n, sum_d, sum_d2)
+    out: dict[str, Any] = dict(mean_interval(n, sum_d, sum_d2))
     if n > 1:
         var = max(0.0, (sum_d2 - n * (sum_d / n) ** 2) / (n - 1))
         se = math.sqrt(var / n)
@@ -132,7 +136,7 @@ def paired_test(n: float, sum_d: float, sum_d2: float, a_only: float, b_only: fl
     return out
 
 
-def histogram_bins(counts: Mapping[str, int], bins: int = 20) -> list[dict[str, Any]]:
+def histogram_bins(counts: Mapping[str, int], bins: int = 20) -> list[Bin]:
     """Exact value counts ({"37": 4, ...}) grouped into at most `bins` equal-width bins."""
     if not counts:
         return []

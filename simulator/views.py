@@ -11,13 +11,14 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from simulator import charts, selectors, services
+from simulator import selectors, services
 from simulator.adapters import RunRefused
-from simulator.engine.core import games
 from simulator.engine.core.errors import EngineError
 from simulator.models import SimulationRun
+from simulator.specs import service_for, service_specs
 
 MAX_PLAYERS = 8
+DEFAULT_GAME = "drifter"  # the form's first choice (and the API's default)
 
 
 def _deck_choices(user) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -39,10 +40,12 @@ def _deck_choices(user) -> list[tuple[str, list[tuple[str, str]]]]:
 
 
 def _form_context(user, data: dict[str, Any] | None = None) -> dict[str, Any]:
-    from simulator.engine.drifter import formats, variants
-
-    specs = games()
-    bots = sorted({bot for spec in specs.values() for bot in spec.bots})
+    specs = service_specs()
+    bots = sorted({bot for game in specs.values() for bot in game.spec.bots})
+    # The formats and play variants of every game that has them (the form shows them when
+    # a game played with decks is chosen).
+    formats = {key: label for game in specs.values() for key, label in game.formats.items()}
+    play_variants = list(dict.fromkeys(v for game in specs.values() for v in game.play_variants))
     data = data or {}
     rows = []
     for i in range(MAX_PLAYERS):
@@ -56,12 +59,17 @@ def _form_context(user, data: dict[str, Any] | None = None) -> dict[str, Any]:
         )
     return {
         "games": [
-            {"name": s.name, "title": s.title, "needs_decks": s.needs_decks, "bots": sorted(s.bots)}
-            for s in specs.values()
+            {
+                "name": g.name,
+                "title": g.title,
+                "needs_decks": g.spec.needs_decks,
+                "bots": sorted(g.spec.bots),
+            }
+            for g in specs.values()
         ],
         "kinds": SimulationRun.Kind.choices,
-        "formats": formats.FORMAT_LABELS,
-        "play_variants": variants.PLAY_VARIANTS,
+        "formats": formats,
+        "play_variants": play_variants,
         "bots": bots,
         "deck_choices": _deck_choices(user),
         "rows": rows,
@@ -110,9 +118,9 @@ def run_new(request):
     errors: list[dict[str, Any]] = []
     if request.method == "POST":
         post = request.POST
-        game = post.get("game", "drifter")
-        spec = games().get(game)
-        needs_decks = spec.needs_decks if spec else True
+        game = post.get("game", DEFAULT_GAME)
+        spec = service_specs().get(game)
+        needs_decks = spec.spec.needs_decks if spec else True
         try:
             run, _ = services.run_create(
                 owner=request.user,
@@ -157,32 +165,8 @@ def run_results(request, pk: int):
     run = selectors.run_get(owner=request.user, pk=pk)
     report = selectors.run_report(run)
     players = [p for p in report["players"] if p.get("games")]
-    labels = [p["label"] for p in report["players"]]
     context: dict[str, Any] = {"run": run, "report": report, "players": players}
-    context["win_chart"] = charts.win_rates([(p["label"], p["win_rate"]) for p in players])
-    context["first_chart"] = charts.win_rates(
-        [(f"{p['label']} first", p["first"]) for p in players]
-        + [(f"{p['label']} not first", p["other"]) for p in players],
-        title="Win rate going first and otherwise",
-    )
-    context["stake_charts"] = [
-        (p["label"], charts.histogram(p["stakes"]["histogram"], "Ending stake", "stake ($)"))
-        for p in players
-        if p.get("stakes")
-    ]
-    if report["turns"]:
-        context["turns_chart"] = charts.histogram(
-            report["turns"]["histogram"], "Game length", "turns"
-        )
-    if report["shootouts"]:
-        context["shootouts_chart"] = charts.histogram(
-            report["shootouts"]["histogram"], "Shootouts per game", "shootouts"
-        )
-    if report["matrix"]:
-        context["heatmap"] = charts.heatmap(report["matrix"], labels)
-    context["impact"] = [
-        (p["label"], charts.card_impact(p["cards"]), p["cards"][:40]) for p in players if p["cards"]
-    ]
+    context |= service_for(run.game).charts(report)
     context["samples"] = run.samples.all()[:40]
     return render(request, "simulator/_results.html", context)
 
@@ -202,13 +186,8 @@ def replay(request, pk: int, sample_id: int):
 
     run = selectors.run_get(owner=request.user, pk=pk)
     sample = selectors.sample_get(run=run, pk=sample_id)
-    catalogue = None
-    if run.game == "drifter":
-        from decks.catalogue import engine_catalogue
-
-        catalogue = engine_catalogue()
     try:
-        game = build_replay(sample.record, catalogue)
+        game = build_replay(sample.record)
     except EngineError as exc:
         return render(request, "simulator/replay.html", {"run": run, "error": str(exc)}, status=422)
     step = max(0, min(_int(request.GET.get("step"), 0) or 0, len(game.frames) - 1))

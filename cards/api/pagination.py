@@ -36,7 +36,7 @@ class CardPagination(LimitOffsetPagination):
         return super().get_page(CardSerializer.rows(queryset))
 
     def get_count(self, queryset) -> int:
-        bound = max(self.count_cap, self.offset + self.limit)
+        bound = max(self.count_cap, self.offset + self.limit)  # type: ignore[operator]
         counted = count_up_to(queryset, bound + 1)
         if counted > bound:
             self.count_exact = False

@@ -76,7 +76,7 @@ class AbilitySerializer(serializers.Serializer):
     timing = serializers.ChoiceField(choices=_choices(rules.TIMINGS))
     concealed = serializers.BooleanField(required=False, default=False)
     condition = AbilityConditionSerializer(required=False)
-    effects = AbilityEffectSerializer(many=True, min_length=1)
+    effects = AbilityEffectSerializer(many=True, min_length=1)  # type: ignore[call-arg]
     once = serializers.ChoiceField(choices=_choices(rules.ONCE), required=False)
 
 
@@ -144,7 +144,7 @@ class CardSerializer(serializers.ModelSerializer):
             request = self.context.get("request")
             paths = _url_paths(get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
             urls = {k: request.build_absolute_uri(v) if request else v for k, v in paths.items()}
-            self.context["_card_urls"] = urls
+            self.context["_card_urls"] = urls  # type: ignore[index]  # a dict
         return urls
 
 

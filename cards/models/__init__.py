@@ -1,6 +1,6 @@
 """The cards app's models: the catalogue here, what collectors own in collection.py."""
 
-from cards.models.catalogue import Card, CardSet, KickerChip, StarterDeck
+from cards.models.catalogue import Card, CardSet, CatalogueVersion, KickerChip, StarterDeck
 from cards.models.collection import (
     CardScan,
     Collection,
@@ -16,6 +16,7 @@ __all__ = [
     "Card",
     "CardScan",
     "CardSet",
+    "CatalogueVersion",
     "Collection",
     "CollectionChip",
     "CollectionEntry",

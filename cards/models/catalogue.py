@@ -142,3 +142,17 @@ class StarterDeck(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class CatalogueVersion(models.Model):
+    """The catalogue's version: one row, bumped by `catalogue_load` whenever the set files it
+    loads differ from the last ones loaded (`digest`). The engine catalogue is cached by it
+    (decks/catalogue.py) and a simulation run pins it in its plan, so a worker never plays a
+    run with cards other than those it was planned with (docs/simulations.md)."""
+
+    version = models.PositiveIntegerField(default=0)
+    digest = models.CharField(max_length=64, blank=True, help_text="sha256 of the set files")
+    loaded_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"catalogue version {self.version}"

@@ -49,7 +49,7 @@ class EntryListField(serializers.Field):
             else:
                 out[row["code"].strip().upper()] += int(row["qty"])
         if errors:
-            raise serializers.ValidationError(errors)
+            raise serializers.ValidationError(errors)  # type: ignore[arg-type]  # keyed by row
         return dict(out)
 
     @staticmethod
@@ -85,7 +85,7 @@ class DeckProblemSerializer(serializers.Serializer):
 class LegalitySerializer(serializers.Serializer):
     legal = serializers.BooleanField()
     format = serializers.CharField()
-    errors = DeckProblemSerializer(many=True)
+    errors = DeckProblemSerializer(many=True)  # type: ignore[assignment]  # a field, not .errors
 
 
 class PoolContentsSerializer(StrictJSON, serializers.Serializer):
@@ -137,7 +137,7 @@ class DeckSerializer(DeckListSerializer):
         fields = [*DeckListSerializer.Meta.fields, "cards", "kicker_chips", "legal"]
 
     def _contents(self, deck: Deck) -> tuple[dict[str, int], dict[str, int]]:
-        cache = self.context.setdefault("_contents", {})
+        cache = self.context.setdefault("_contents", {})  # type: ignore[attr-defined]  # a dict
         if deck.pk not in cache:
             cache[deck.pk] = selectors.deck_contents(deck)
         return cache[deck.pk]
@@ -251,7 +251,7 @@ class DeckFieldChangesSerializer(serializers.Serializer):
 
 class DeckDiffSerializer(serializers.Serializer):
     to = serializers.IntegerField()
-    fields = DeckFieldChangesSerializer()
+    fields = DeckFieldChangesSerializer()  # type: ignore[assignment]  # a field, not .fields
     cards = DiffEntrySerializer()
     kicker_chips = DiffEntrySerializer()
 
@@ -424,7 +424,7 @@ class DraftPodSerializer(serializers.ModelSerializer):
         return [
             {
                 "number": s.number,
-                "player": s.user.username if s.user_id else None,
+                "player": s.user.username if s.user is not None else None,
                 "is_bot": s.user_id is None and pod.status != DraftPod.Status.OPEN,
                 "deck": s.deck_id,
             }
@@ -473,7 +473,7 @@ class BotDeckSerializer(serializers.Serializer):
     name = serializers.CharField()
     format = serializers.CharField()
     legal = serializers.BooleanField()
-    errors = DeckProblemSerializer(many=True)
+    errors = DeckProblemSerializer(many=True)  # type: ignore[assignment]  # a field, not .errors
     cards = BotDeckCardSerializer(many=True, help_text="By type (dude, gear, fortune), cost, name.")
     by_type = serializers.DictField(child=serializers.IntegerField())
     kicker_chips = EntrySerializer(many=True)

@@ -68,7 +68,7 @@ class DeckViewSet(viewsets.ModelViewSet):
             data["pool"] = _pool_for(request.user, data["pool"])
         if deck is None:
             deck = services.deck_create(owner=request.user, **data)
-            code = status.HTTP_201_CREATED
+            code: int = status.HTTP_201_CREATED
         else:
             deck = services.deck_update(deck=deck, **data)
             code = status.HTTP_200_OK

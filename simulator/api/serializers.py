@@ -24,7 +24,7 @@ class PlayerInputSerializer(StrictJSON, serializers.Serializer):
     public_deck = serializers.CharField(required=False, max_length=32)
     starter = serializers.CharField(required=False, max_length=16)
     bot = serializers.CharField(required=False, max_length=40)
-    label = serializers.CharField(required=False, max_length=100)
+    label = serializers.CharField(required=False, max_length=100)  # type: ignore[assignment]  # a field named like Field.label/.source
     add = QtyMapField(required=False)
     remove = QtyMapField(required=False)
 
@@ -38,13 +38,13 @@ class RunCreateSerializer(StrictJSON, serializers.Serializer):
     )
     games = serializers.IntegerField(min_value=1, max_value=1_000_000)
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**53 - 1)
-    players = PlayerInputSerializer(many=True, min_length=2, max_length=8)
+    players = PlayerInputSerializer(many=True, min_length=2, max_length=8)  # type: ignore[call-arg]  # many=True passes these to ListSerializer
 
 
 class RunPlayerSerializer(serializers.Serializer):
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label/.source
     bot = serializers.CharField()
-    source = serializers.CharField(
+    source = serializers.CharField(  # type: ignore[assignment]  # a field named like Field.label/.source
         allow_null=True, help_text="Where the deck came from (`deck:4`, `starter:HSD-S1`, ...)."
     )
 
@@ -187,9 +187,9 @@ class PlayerReportSerializer(serializers.Serializer):
     """One player of the run. A player with no games yet has only the first five keys."""
 
     index = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label/.source
     bot = serializers.CharField()
-    source = serializers.CharField(allow_null=True)
+    source = serializers.CharField(allow_null=True)  # type: ignore[assignment]  # a field named like Field.label/.source
     games = serializers.IntegerField()
     wins = serializers.IntegerField(required=False)
     losses = serializers.IntegerField(required=False)

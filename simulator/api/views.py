@@ -90,7 +90,7 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def retrieve(self, request, *args, **kwargs):
         """A run's status and progress: poll it until `status` is done, failed or cancelled.
 
-        An active run's status may be up to `SIMULATION_STATUS_CACHE_SECONDS` (1 s) old."""
+        While a run is active, the answer may be up to a second old."""
         # Many clients watching one run (a progress bar each) cost one read of it a second per
         # web process: its answer is kept that long (docs/operations.md, "Watching a run").
         # Otherwise one query, which leaves the results unread; re-sending lost chunks is the

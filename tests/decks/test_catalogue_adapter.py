@@ -32,3 +32,58 @@ def test_the_cached_catalogue_notices_new_cards(catalogue):
     before = engine_catalogue()
     card = CardFactory()
     assert engine_catalogue() is not before and card.code in engine_catalogue().card_by_code
+
+
+def _sets_copy(tmp_path):
+    import shutil
+
+    from django.conf import settings
+
+    directory = tmp_path / "sets"
+    shutil.copytree(f"{settings.FIXTURES_DIR}/sets", directory)
+    return directory
+
+
+def _rename_first_card(directory, name: str) -> str:
+    import json
+
+    from simulator.engine.drifter.cards import card_code
+
+    path = directory / "HSD.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["cards"][0]["name"] = name
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return card_code(doc["code"], doc["cards"][0]["number"])
+
+
+def test_loading_changed_set_files_makes_a_new_catalogue_version(catalogue, tmp_path):
+    from cards.services import catalogue_load
+    from decks.catalogue import _key, catalogue_version, versioned_catalogue
+
+    directory = _sets_copy(tmp_path)
+    catalogue_load(directory=directory)
+    version, before = versioned_catalogue()
+    assert version == catalogue_version() >= 1
+    catalogue_load(directory=directory)  # the same files again (every `make run`)
+    assert versioned_catalogue() == (version, before)
+
+    # A card changed in place: every row count and highest id stay as they were, so only
+    # the version tells the cache that the catalogue changed.
+    fingerprint = _key()[1]
+    code = _rename_first_card(directory, "Renamed In Place")
+    catalogue_load(directory=directory)
+    assert _key()[1] == fingerprint
+    new_version, after = versioned_catalogue()
+    assert new_version == version + 1 == catalogue_version()
+    assert before.card_by_code[code].name != "Renamed In Place"
+    assert after.card_by_code[code].name == "Renamed In Place"
+
+
+def test_a_catalogue_never_loaded_is_version_zero(db):
+    from cards.models import CatalogueVersion
+    from decks.catalogue import catalogue_version, versioned_catalogue
+
+    CatalogueVersion.objects.all().delete()
+
+    assert catalogue_version() == 0
+    assert versioned_catalogue()[0] == 0

@@ -170,17 +170,77 @@ def test_a_first_run_is_chunked_for_the_engine_build_that_will_play_it(monkeypat
     same second of work holds more of them (a chunk sized for the wrong build spends its time
     on Celery's per-task overhead, or runs far past the intended second)."""
     import simulator.engine.compiled as compiled
-    from simulator.runner import GAME_COST, PURE_GAME_COST, estimate_cost
+    from simulator.runner import estimate_cost
+    from simulator.specs import service_for
+
+    drifter = service_for("drifter")
 
     package = "simulator.engine.drifter"
     monkeypatch.setitem(compiled._active, package, "compiled: a build")
     fast = estimate_cost("drifter", ["heuristic", "random"])
     monkeypatch.setitem(compiled._active, package, "pure Python: DRIFTER_PURE_ENGINE is set")
     slow = estimate_cost("drifter", ["heuristic", "random"])
-    assert fast == GAME_COST[("drifter", "heuristic")]
-    assert slow == PURE_GAME_COST[("drifter", "heuristic")] > 5 * fast
+    assert fast == drifter.game_cost["heuristic"]
+    assert slow == drifter.pure_game_cost["heuristic"] > 5 * fast
     assert (
         estimate_cost("drifter", ["search", "random"], n_seats=4)
-        == 2 * PURE_GAME_COST[("drifter", "search")]
+        == 2 * drifter.pure_game_cost["search"]
     )
-    assert estimate_cost("quickdraw", ["random"]) == GAME_COST[("quickdraw", "random")]
+    assert estimate_cost("quickdraw", ["random"]) == service_for("quickdraw").game_cost["random"]
+
+
+def _drifter_run(user, games=6):
+    run, _ = run_create(
+        owner=user, game="drifter", players=[{"starter": "HSD-S1"}, {"starter": "HSD-S2"}],
+        games=games, seed=5, dispatch=False,
+    )  # fmt: skip
+    return run
+
+
+def test_a_run_pins_the_catalogue_version_it_was_planned_with(user, catalogue):
+    from decks.catalogue import catalogue_version
+
+    run = _drifter_run(user)
+    assert run.plan["catalogue_version"] == catalogue_version() >= 1
+    # A game with fixed components plays with no catalogue: nothing to pin.
+    assert "catalogue_version" not in make_run(user).plan
+    run_execute_locally(run=run)
+    run.refresh_from_db()
+    assert run.status == "done" and run.games_done == 6
+
+
+def test_a_run_whose_catalogue_changed_fails_instead_of_playing_other_cards(
+    user, catalogue, settings
+):
+    from cards.models import CatalogueVersion
+
+    settings.SIMULATION_CHUNK_SECONDS = 0.0001
+    run = _drifter_run(user, games=8)
+    assert run.chunk_count > 2
+    first = SimulationChunk.objects.get(run=run, index=0)
+    assert chunk_execute(chunk_id=first.pk, send_no=first.sends) == "done"
+    # A set file is loaded while the run plays: the worker's catalogue would be another one.
+    CatalogueVersion.objects.filter(pk=1).update(version=run.plan["catalogue_version"] + 1)
+    second = SimulationChunk.objects.get(run=run, index=1)
+    assert chunk_execute(chunk_id=second.pk, send_no=second.sends) == "failed"
+    run.refresh_from_db()
+    assert run.status == "failed" and "catalogue changed" in run.error
+    assert run.games_done == first.end - first.start  # nothing played with the new cards
+    assert SimulationChunk.objects.get(pk=second.pk).status == "failed"
+    # Nothing more is sent, and a chunk already sent is skipped by the worker that gets it.
+    assert not SimulationChunk.objects.filter(run=run, status="pending").exists()
+    for chunk in SimulationChunk.objects.filter(run=run, status="queued"):
+        assert chunk_execute(chunk_id=chunk.pk, send_no=chunk.sends) == "skipped"
+    assert SimulationChunk.objects.filter(run=run, status="skipped").count() == run.chunk_count - 2
+    run.refresh_from_db()
+    assert run.status == "failed" and run.games_done == first.end - first.start
+
+
+def test_a_plan_made_before_versions_were_pinned_plays_with_the_current_catalogue(user, catalogue):
+    run = _drifter_run(user)
+    plan = dict(run.plan)
+    del plan["catalogue_version"]
+    SimulationRun.objects.filter(pk=run.pk).update(plan=plan)
+    run_execute_locally(run=run)
+    run.refresh_from_db()
+    assert run.status == "done" and run.games_done == 6

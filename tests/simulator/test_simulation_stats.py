@@ -136,7 +136,6 @@ def test_histogram_bins_and_quantiles():
 def _drifter_plan(labels, games, bot="random"):
     from simulator.adapters import prepare_rules
     from simulator.engine import drifter
-    from simulator.engine.core import get_game
 
     starters = ["HSD-S1", "HSD-S2"]
     players = [
@@ -145,7 +144,7 @@ def _drifter_plan(labels, games, bot="random"):
     ]
     return {
         "game": "drifter",
-        "rules": prepare_rules(get_game("drifter"), "standard", []).rules,
+        "rules": prepare_rules("drifter", "standard", []).rules,
         "seed": 12,
         "games": games,
         "players": players,
@@ -168,28 +167,28 @@ def test_drifter_decks_go_first_exactly_equally_often(db, table, games):
 
 
 def test_the_first_player_comes_from_final(db):
-    from simulator.runner import driver_for
+    from simulator.specs import service_for
 
     plan = _drifter_plan("AB", games=1)
-    driver = driver_for("drifter")
-    rules = driver.rules(plan["rules"])
+    game = service_for("drifter")
+    rules = game.engine_rules(plan["rules"])
     for i in range(4):
         order = rotation(i, 2)
-        seats = [driver.seat(plan["players"][e]) for e in order]
-        state = driver.new_game(seats, rules, game_seed(12, i), False)
+        seats = [game.engine_seat(plan["players"][e]) for e in order]
+        state = game.new_game(seats, rules, game_seed(12, i), False, None)
         assert state.log is None  # no narration: the statistics come from final()
-        assert driver.facts(state, first=1).first == state.final()["first"] == 0
+        assert game.facts(state, first=1).first == state.final()["first"] == 0
 
 
 def test_shootout_and_card_statistics_come_from_the_engines_final():
-    from simulator.engine.core import get_game
-    from simulator.runner import DrifterDriver, _record_game, empty_matchup
+    from simulator.runner import _record_game, empty_matchup
+    from simulator.specs import service_for
     from tests.simulator.engine.drifter.factory import act, code
     from tests.simulator.engine.drifter.test_final_facts import to_the_showdown
 
     g = to_the_showdown()  # Sam (seat 0) challenged Jane on skill
     act(g, "reinvest", dude=g.sdude[0].uid)
-    facts = DrifterDriver(get_game("drifter")).facts(g, first=0)
+    facts = service_for("drifter").facts(g, first=0)
     agg = empty_matchup(2)
     # Matchup position 1 sits in seat 0 (Sam), position 0 in seat 1 (Jane).
     _record_game(agg, [0, 1], [1, 0], facts)

@@ -106,7 +106,7 @@ class Command(BaseCommand):
                 self._look_after(worker)
             time.sleep(0.2)
         for worker in workers:
-            if worker.running:
+            if worker.running and worker.proc is not None:
                 worker.proc.send_signal(signal.SIGTERM)
         for worker in workers:
             if worker.proc is not None:
@@ -115,7 +115,7 @@ class Command(BaseCommand):
 
     def _look_after(self, worker: Worker) -> None:
         """Start a worker again once it has died and its delay has passed."""
-        if worker.running:
+        if worker.running or worker.proc is None:
             return
         now = time.monotonic()
         if not worker.restart_at:
@@ -130,7 +130,8 @@ class Command(BaseCommand):
         elif now >= worker.restart_at:
             worker.restart_at = 0.0
             worker.start()
-            self._say(f"{worker.hostname} started again (pid {worker.proc.pid})")
+            pid = worker.proc.pid if worker.proc is not None else "?"
+            self._say(f"{worker.hostname} started again (pid {pid})")
 
     def _say(self, message: str) -> None:
         self.stdout.write(f"simulation_workers: {message}")

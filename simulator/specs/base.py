@@ -1,0 +1,201 @@
+"""`GameService`: the service side of one game, as a game with fixed components needs it.
+
+A subclass (simulator/specs/<game>.py, `Spec`) overrides what its game does differently:
+rules and formats, decks, the card catalogue, the engine's rules and seat objects, a richer
+replay. Everything here is plain Python; what needs Django is imported where it is used, so
+the runner stays importable without it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from simulator.engine.core import GameSpec
+from simulator.plans import PlanPlayer, Problem, Report
+
+if TYPE_CHECKING:
+    from simulator.replays import Replay
+    from simulator.runner import GameFacts
+
+DEFAULT_GAME_COST = 0.01
+
+
+@dataclass
+class PreparedRules:
+    """The canonical format name, play variants and engine rules JSON of a run."""
+
+    format: str
+    variants: list[str]
+    rules: dict[str, Any]
+
+
+class CatalogueChanged(Exception):
+    """The card catalogue is not the version a run was planned with (docs/simulations.md)."""
+
+    def __init__(self, planned: int | None, current: int | None) -> None:
+        self.planned = planned
+        self.current = current
+        super().__init__(
+            f"The card catalogue changed since this run was planned (version {planned}, now "
+            f"{current}): its games would be played with other cards. Start the run again."
+        )
+
+
+class GameService:
+    """How the service validates, plans, plays, reports and replays one registered game.
+
+    This base serves a game played with fixed components: no formats, variants or decks, no
+    card catalogue; the engine's own rules (none), seats named by their labels, `final()` read
+    for the report, and the engine's narration for the replay.
+    """
+
+    #: Seconds one game takes per bot (before any run has been measured; runner.estimate_cost).
+    game_cost: dict[str, float] = {}
+    #: The same where the engine could run compiled but runs as pure Python.
+    pure_game_cost: dict[str, float] = {}
+    #: Formats (name -> label) and play variants the new-run form offers for this game.
+    formats: dict[str, str] = {}
+    play_variants: tuple[str, ...] = ()
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.title = spec.title
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+    # --- planning a run (adapters, services.run_create) -------------------------------------
+
+    def prepare_rules(self, fmt: str, variants: list[str]) -> PreparedRules:
+        """Check the format and variants of a run; RunRefused with every problem."""
+        from simulator.adapters import refuse
+
+        if variants or fmt not in ("", "standard"):
+            raise refuse(
+                f"{self.title} has fixed components and no formats or variants.",
+                attr="variants" if variants else "format",
+            )
+        return PreparedRules(format="", variants=[], rules={})
+
+    def prepare_player(
+        self, *, owner: Any, data: dict[str, Any], index: int, bot: str, prepared: PreparedRules
+    ) -> tuple[PlanPlayer, list[Problem]]:
+        """A plan player from the input (its bot already chosen), and what makes it unplayable."""
+        attr = f"players.{index}"
+        problems: list[Problem] = []
+        if any(data.get(k) for k in ("deck", "public_deck", "starter", "draft_bot")):
+            problems.append(
+                {"code": "no_decks", "detail": f"{self.title} is played with fixed "
+                 "components: no deck.", "attr": attr}
+            )  # fmt: skip
+        label = data.get("label") or f"Player {index + 1} ({bot})"
+        return {"label": str(label)[:100], "bot": bot, "source": None}, problems
+
+    def default_bot(self) -> str:
+        return "heuristic" if "heuristic" in self.spec.bots else "random"
+
+    def catalogue_version(self) -> int | None:
+        """The catalogue version a new run pins in its plan (None: the game has no catalogue)."""
+        return None
+
+    def catalogue(self, version: int | None = None) -> Any:
+        """The catalogue to play, report and replay with; CatalogueChanged if `version` (a
+        plan's) is not the current one. None: the game has no catalogue."""
+        return None
+
+    # --- playing (runner.play_chunk) --------------------------------------------------------
+
+    def engine_rules(self, rules: dict[str, Any]) -> Any:
+        """The `rules` argument of `new_game` from the plan's JSON rules."""
+        return rules or None
+
+    def engine_seat(self, player: PlanPlayer) -> Any:
+        """The engine seat of a plan player."""
+        return player.get("seat") or {"name": player["label"]}
+
+    def new_game(
+        self, seats: list[Any], rules: Any, seed: int, record: bool, catalogue: Any
+    ) -> Any:
+        return self.spec.new_game(seats=seats, rules=rules, seed=seed, record=record)
+
+    def facts(self, state: Any, first: int) -> GameFacts:
+        """What `final()` reports, in seat numbers. `first` is the seat that was to act when
+        the game started, used when `final()` does not say who went first."""
+        from simulator.runner import GameFacts
+
+        final = state.final()
+        if "winners" in final:
+            winners = [int(w) for w in final["winners"] or []]
+        else:
+            winner = final.get("winner")
+            winners = [] if winner is None else [int(winner)]
+        stakes = final.get("stakes")
+        played = final.get("cards_played")
+        return GameFacts(
+            winners=winners,
+            first=int(final.get("first", first)),
+            stakes=[int(s) for s in stakes] if stakes is not None else None,
+            turns=final.get("turns"),
+            shootouts=final.get("shootouts"),
+            played=[list(codes) for codes in played] if played is not None else None,
+            shootout_log=list(final.get("shootout_log") or []),
+        )
+
+    # --- reporting and replaying (selectors, views) -----------------------------------------
+
+    def card_names(self, codes: set[str]) -> dict[str, str]:
+        """Card code -> name for the report's card table (no cards: empty)."""
+        return {}
+
+    def charts(self, report: Report) -> dict[str, Any]:
+        """The SVG charts of a run's results page, by template name."""
+        from simulator import charts
+
+        players = [p for p in report["players"] if p.get("games")]
+        labels = [p["label"] for p in report["players"]]
+        out: dict[str, Any] = {
+            "win_chart": charts.win_rates([(p["label"], p["win_rate"]) for p in players]),
+            "first_chart": charts.win_rates(
+                [(f"{p['label']} first", p["first"]) for p in players]
+                + [(f"{p['label']} not first", p["other"]) for p in players],
+                title="Win rate going first and otherwise",
+            ),
+        }
+        out["stake_charts"] = [
+            (p["label"], charts.histogram(stakes["histogram"], "Ending stake", "stake ($)"))
+            for p in players
+            if (stakes := p.get("stakes"))
+        ]
+        if report["turns"]:
+            out["turns_chart"] = charts.histogram(
+                report["turns"]["histogram"], "Game length", "turns"
+            )
+        if report["shootouts"]:
+            out["shootouts_chart"] = charts.histogram(
+                report["shootouts"]["histogram"], "Shootouts per game", "shootouts"
+            )
+        if report["matrix"]:
+            out["heatmap"] = charts.heatmap(report["matrix"], labels)
+        out["impact"] = [
+            (p["label"], charts.card_impact(cards), cards[:40])
+            for p in players
+            if (cards := p.get("cards"))
+        ]
+        return out
+
+    def replay(self, record: dict[str, Any], catalogue: Any = None) -> Replay:
+        """The viewer's frames of a game record (RecordError if it does not replay): the
+        engine's narration, one frame per sentence, with the final result."""
+        from simulator.replays import Frame, Replay
+
+        state = self.spec.replay(record)
+        story = self.spec.narrate(record) if self.spec.narrate is not None else []
+        names = [
+            str(s.get("name", f"Player {i + 1}")) for i, s in enumerate(record.get("seats", []))
+        ]
+        frames = [Frame(f"Step {i + 1}", [line]) for i, line in enumerate(story)] or [
+            Frame("The game", [])
+        ]
+        return Replay(self.name, names, state.final(), frames)
