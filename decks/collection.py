@@ -10,15 +10,31 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Expression, IntegerField, OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from cards.collection_services import wishlist_add
 from cards.models import Card, KickerChip
-from cards.models.collection import Collection, CollectionChip, CollectionEntry, WishlistEntry
-from decks.models import Deck
+from collecting.models import Collection, CollectionChip, CollectionEntry, WishlistEntry
+from collecting.services import wishlist_add
+from decks.models import Deck, DeckCard
 from decks.selectors import deck_contents
 from simulator.engine.drifter import formats
+
+
+def deck_use(owner_id: int) -> Expression:
+    """Copies of the outer card the owner's decks use: the most any one of their decks holds
+    (decks are rebuilt between games, so two decks sharing a card do not need two sets).
+
+    A trade list keeps these by default; the collecting app asks for it through
+    `collecting.hooks` (DecksConfig.ready hands it in), so collections need not import decks.
+    """
+    most = (
+        DeckCard.objects.filter(deck__owner_id=owner_id, card=OuterRef("pk"))
+        .order_by("-qty")
+        .values("qty")[:1]
+    )
+    return Coalesce(Subquery(most, output_field=IntegerField()), Value(0))
 
 
 def _collections(owner, collection_id: int | None):

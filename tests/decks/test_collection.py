@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cards.models import Card, KickerChip
-from cards.models.collection import Collection, CollectionChip, CollectionEntry, WishlistEntry
+from collecting.models import Collection, CollectionChip, CollectionEntry, WishlistEntry
 from decks import services
 
 pytestmark = pytest.mark.django_db
