@@ -20,6 +20,7 @@ urlpatterns = [
     path("", include("cards.urls")),
     path("", include("collecting.urls")),
     path("decks/", include("decks.urls")),
+    path("decks/drafts/", include("simulator.draft_urls")),  # a draft's test run
     path("simulations/", include("simulator.urls")),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -19,7 +19,6 @@ from decks import exports, selectors, services
 from decks.charts import deck_charts
 from decks.models import Deck, DraftPod
 from simulator.engine.drifter import formats
-from simulator.services import draft_run_create
 
 SEARCH_PAGE = 24
 
@@ -382,24 +381,6 @@ def draft_detail(request, pk: int):
             return redirect(pod.get_absolute_url())
     template = "decks/_draft_table.html" if request.htmx else "decks/draft.html"
     return render(request, template, _table_context(request, pod))
-
-
-@login_required
-@require_POST
-def draft_simulate(request, pk: int):
-    """Test my deck from the pod against every bot's deck; the run's page follows."""
-    pod = selectors.pod_get(user=request.user, pk=pk)
-    try:
-        run, _ = draft_run_create(
-            owner=request.user,
-            pod=pod,
-            games=_int(request.POST.get("games"), 0),
-            idempotency_key=request.POST.get("idempotency_key") or None,
-        )
-    except DomainError as exc:
-        _errors(request, exc)
-        return redirect(pod.get_absolute_url())
-    return redirect("simulator:detail", pk=run.pk)
 
 
 @login_required
