@@ -11,6 +11,6 @@ class DecksConfig(AppConfig):
         # decks (collecting/hooks.py).
         from collecting import hooks
         from decks.catalogue import engine_catalogue
-        from decks.collection import deck_use
+        from decks.ownership import deck_use
 
         hooks.provide(deck_use=deck_use, engine_catalogue=engine_catalogue)

@@ -207,10 +207,10 @@ def _detail(request, deck: Deck, *, owner: bool) -> HttpResponse:
 
 def _missing(request, deck: Deck):
     try:
-        from decks import collection
+        from decks import ownership
     except ImportError:  # pragma: no cover - collections not available
         return None
-    return collection.missing_for_page(owner=request.user, deck=deck)
+    return ownership.missing_for_page(owner=request.user, deck=deck)
 
 
 @login_required
@@ -387,7 +387,7 @@ def draft_detail(request, pk: int):
 @require_POST
 def deck_wishlist(request, pk: int):
     """Add every card and chip the deck needs beyond my collections to my wishlist."""
-    from decks.collection import deck_wishlist_missing
+    from decks.ownership import deck_wishlist_missing
 
     deck = selectors.deck_get(owner=request.user, pk=pk)
     count = deck_wishlist_missing(owner=request.user, deck=deck)

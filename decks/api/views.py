@@ -230,7 +230,7 @@ class DeckViewSet(DeckErrorsMixin, viewsets.ModelViewSet):
     @action(detail=True, methods=["get"])
     def missing(self, request, pk=None):
         """Cards and chips of the deck missing from your collections, and how many."""
-        from decks.collection import deck_missing
+        from decks.ownership import deck_missing
 
         return Response(
             deck_missing(
@@ -248,7 +248,7 @@ class DeckViewSet(DeckErrorsMixin, viewsets.ModelViewSet):
     @action(detail=True, methods=["post"])
     def wishlist(self, request, pk=None):
         """Add everything missing (see `missing/`) to your wishlist in one step."""
-        from decks.collection import deck_missing, deck_wishlist_missing
+        from decks.ownership import deck_missing, deck_wishlist_missing
 
         deck = self.get_object()
         collection_id = _collection_param(request)
