@@ -26,7 +26,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 
 def _play(plan: dict, start: int, end: int) -> int:
-    from decks.catalogue import engine_catalogue
+    from decks.engine_catalogue import engine_catalogue
     from simulator.runner import play_chunk
 
     return play_chunk(plan, start, end, catalogue=engine_catalogue()).games
@@ -135,7 +135,7 @@ def main() -> None:
     if run.status != "done":
         sys.exit(f"the run ended {run.status}: {run.error}")
 
-    from decks.catalogue import engine_catalogue
+    from decks.engine_catalogue import engine_catalogue
 
     began = time.perf_counter()
     local = play_chunk(run.plan, 0, args.games, catalogue=engine_catalogue())

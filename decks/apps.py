@@ -10,7 +10,7 @@ class DecksConfig(AppConfig):
         # Collections sit below decks and do not import them; hand them what they take from
         # decks (collecting/hooks.py).
         from collecting import hooks
-        from decks.catalogue import engine_catalogue
+        from decks.engine_catalogue import engine_catalogue
         from decks.ownership import deck_use
 
         hooks.provide(deck_use=deck_use, engine_catalogue=engine_catalogue)

@@ -165,7 +165,7 @@ def prepare_player(
              "attr": attr}
         )  # fmt: skip
         return {"label": "", "bot": bot, "source": None}, problems
-    from decks.catalogue import engine_catalogue
+    from decks.engine_catalogue import engine_catalogue
     from simulator.engine.drifter import formats
 
     name, cards, chips, pool, source = _deck_source(owner, data, attr)

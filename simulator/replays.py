@@ -113,7 +113,7 @@ def build_replay(record: dict, catalogue: Any = None) -> Replay:
     if game == "drifter":
         if catalogue is None:
             # The same catalogue the simulation played with (the database's), not the files.
-            from decks.catalogue import engine_catalogue
+            from decks.engine_catalogue import engine_catalogue
 
             catalogue = engine_catalogue()
         return _drifter(record, catalogue)

@@ -51,7 +51,7 @@ def sample_get(*, run: SimulationRun, pk: Any) -> GameSample:
 def _card_names(game: str, codes: set[str]) -> dict[str, str]:
     if game != "drifter" or not codes:
         return {}
-    from decks.catalogue import engine_catalogue
+    from decks.engine_catalogue import engine_catalogue
 
     by_code = engine_catalogue().card_by_code
     return {c: by_code[c].name for c in codes if c in by_code}

@@ -406,7 +406,7 @@ def _catalogue_for(run: SimulationRun) -> Any:
     if run.game != "drifter":
         return None
     if run.pk not in _run_catalogue:
-        from decks.catalogue import engine_catalogue
+        from decks.engine_catalogue import engine_catalogue
 
         _run_catalogue.clear()
         _run_catalogue[run.pk] = engine_catalogue()

@@ -204,7 +204,7 @@ def replay(request, pk: int, sample_id: int):
     sample = selectors.sample_get(run=run, pk=sample_id)
     catalogue = None
     if run.game == "drifter":
-        from decks.catalogue import engine_catalogue
+        from decks.engine_catalogue import engine_catalogue
 
         catalogue = engine_catalogue()
     try:

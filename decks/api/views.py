@@ -13,7 +13,7 @@ from config.api import DomainError
 from config.schema import ERRORS
 from decks import exports, selectors, services
 from decks.api import serializers as s
-from decks.catalogue import engine_catalogue
+from decks.engine_catalogue import engine_catalogue
 from decks.filtersets import DeckFilterSet, DraftPodFilterSet, PoolFilterSet
 from decks.models import Deck
 from simulator.engine.drifter import formats

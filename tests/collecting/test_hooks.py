@@ -14,7 +14,7 @@ from tests.collecting.collection_fixtures import *  # noqa: F403
 
 
 def test_the_decks_app_hands_collections_its_deck_use_and_engine_catalogue():
-    from decks.catalogue import engine_catalogue
+    from decks.engine_catalogue import engine_catalogue
     from decks.ownership import deck_use
 
     assert hooks._deck_use is deck_use

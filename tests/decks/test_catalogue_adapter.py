@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from decks.catalogue import engine_catalogue
+from decks.engine_catalogue import engine_catalogue
 from simulator.engine.drifter.cards import load_catalogue
 
 pytestmark = pytest.mark.django_db
