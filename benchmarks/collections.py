@@ -74,8 +74,9 @@ def make_csv(rows: int, rng: random.Random) -> bytes:
 
 
 def bench_import(owner, rows: int) -> None:
-    from cards import collection_csv, collection_services
-    from cards.models import Collection
+    from collecting import csv_format as collection_csv
+    from collecting import services as collection_services
+    from collecting.models import Collection
 
     data = make_csv(rows, random.Random(2005))
     peer = best_of(lambda: sum(1 for _ in csv.reader(io.StringIO(data.decode("utf-8")))))
@@ -105,8 +106,9 @@ def bench_completion(owner, entries: int) -> None:
     from django.db import connection
     from django.test import Client
 
-    from cards.collection_selectors import completion
-    from cards.models import Card, CardSet, Collection, CollectionEntry, Condition
+    from cards.models import Card, CardSet
+    from collecting.models import Collection, CollectionEntry, Condition
+    from collecting.selectors import completion
 
     rng = random.Random(7)
     conditions = Condition.values

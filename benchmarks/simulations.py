@@ -36,7 +36,7 @@ from benchmarks.simruns import (
 
 
 def _play(plan: dict, start: int, end: int) -> int:
-    from decks.catalogue import engine_catalogue
+    from decks.engine_catalogue import engine_catalogue
     from simulator.runner import play_chunk
 
     return play_chunk(plan, start, end, catalogue=engine_catalogue()).games
@@ -88,7 +88,7 @@ def main() -> None:
     finally:
         stop_workers(workers)
 
-    from decks.catalogue import engine_catalogue
+    from decks.engine_catalogue import engine_catalogue
 
     began = time.perf_counter()
     local = play_chunk(run.plan, 0, args.games, catalogue=engine_catalogue())

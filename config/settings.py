@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "axes",
     "config.apps.AccountsConfig",
     "cards",
+    "collecting",
     "decks",
     "simulator",
 ]

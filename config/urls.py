@@ -7,6 +7,7 @@ from config import views
 
 api_v1 = [
     path("", include("cards.api.urls")),
+    path("", include("collecting.api.urls")),
     path("", include("decks.api.urls")),
     path("", include("simulator.api.urls")),
     path("tokens/", views.api_token_create, name="token-create"),
@@ -17,7 +18,9 @@ urlpatterns = [
     path("worker/<int:ping_id>/", views.worker_status, name="worker-status"),
     path("healthz", views.healthz, name="healthz"),
     path("", include("cards.urls")),
+    path("", include("collecting.urls")),
     path("decks/", include("decks.urls")),
+    path("decks/drafts/", include("simulator.draft_urls")),  # a draft's test run
     path("simulations/", include("simulator.urls")),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

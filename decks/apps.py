@@ -5,3 +5,12 @@ class DecksConfig(AppConfig):
     """Decks, formats, import/export, statistics, sealed pools and draft pods."""
 
     name = "decks"
+
+    def ready(self) -> None:
+        # Collections sit below decks and do not import them; hand them what they take from
+        # decks (collecting/hooks.py).
+        from collecting import hooks
+        from decks.engine_catalogue import engine_catalogue
+        from decks.ownership import deck_use
+
+        hooks.provide(deck_use=deck_use, engine_catalogue=engine_catalogue)

@@ -20,7 +20,7 @@ from reportlab.pdfgen import canvas
 from cards.images import card_png
 from cards.models import Card
 from config.api import DomainError
-from decks.catalogue import engine_catalogue
+from decks.engine_catalogue import engine_catalogue
 from decks.models import Deck
 from decks.selectors import deck_contents
 from decks.text import export_text

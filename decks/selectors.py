@@ -10,7 +10,7 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from cards.models import Card, KickerChip
-from decks.catalogue import engine_catalogue
+from decks.engine_catalogue import engine_catalogue
 from decks.models import Deck, DeckVersion, DraftPod, DraftSeat, Pool
 from decks.stats import deck_stats as _deck_stats
 from simulator.engine.drifter import formats

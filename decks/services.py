@@ -15,7 +15,7 @@ from django.db import transaction
 
 from cards.models import Card, CardSet, KickerChip
 from config.api import DomainError
-from decks.catalogue import engine_catalogue
+from decks.engine_catalogue import engine_catalogue
 from decks.models import (
     Deck,
     DeckCard,

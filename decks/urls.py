@@ -20,5 +20,4 @@ urlpatterns = [
     path("pools/<int:pk>/", views.pool_detail, name="pool-detail"),
     path("drafts/", views.draft_list, name="draft-list"),
     path("drafts/<int:pk>/", views.draft_detail, name="draft-detail"),
-    path("drafts/<int:pk>/simulate/", views.draft_simulate, name="draft-simulate"),
 ]

@@ -19,7 +19,6 @@ from decks import exports, selectors, services
 from decks.charts import deck_charts
 from decks.models import Deck, DraftPod
 from simulator.engine.drifter import formats
-from simulator.services import draft_run_create
 
 SEARCH_PAGE = 24
 
@@ -208,10 +207,10 @@ def _detail(request, deck: Deck, *, owner: bool) -> HttpResponse:
 
 def _missing(request, deck: Deck):
     try:
-        from decks import collection
+        from decks import ownership
     except ImportError:  # pragma: no cover - collections not available
         return None
-    return collection.missing_for_page(owner=request.user, deck=deck)
+    return ownership.missing_for_page(owner=request.user, deck=deck)
 
 
 @login_required
@@ -386,27 +385,9 @@ def draft_detail(request, pk: int):
 
 @login_required
 @require_POST
-def draft_simulate(request, pk: int):
-    """Test my deck from the pod against every bot's deck; the run's page follows."""
-    pod = selectors.pod_get(user=request.user, pk=pk)
-    try:
-        run, _ = draft_run_create(
-            owner=request.user,
-            pod=pod,
-            games=_int(request.POST.get("games"), 0),
-            idempotency_key=request.POST.get("idempotency_key") or None,
-        )
-    except DomainError as exc:
-        _errors(request, exc)
-        return redirect(pod.get_absolute_url())
-    return redirect("simulator:detail", pk=run.pk)
-
-
-@login_required
-@require_POST
 def deck_wishlist(request, pk: int):
     """Add every card and chip the deck needs beyond my collections to my wishlist."""
-    from decks.collection import deck_wishlist_missing
+    from decks.ownership import deck_wishlist_missing
 
     deck = selectors.deck_get(owner=request.user, pk=pk)
     count = deck_wishlist_missing(owner=request.user, deck=deck)

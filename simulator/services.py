@@ -408,7 +408,7 @@ def _claim(chunk_id: int, send_no: int, worker: str) -> SimulationChunk | None:
 def _catalogue_for(run: SimulationRun) -> Any:
     """The card catalogue a run's chunks play with: the version its plan pinned.
 
-    The engine catalogue is cached per process by its version (decks/catalogue.py), so a
+    The engine catalogue is cached per process by its version (decks/engine_catalogue.py), so a
     worker that last played another version rebuilds it here; if the database's catalogue is
     no longer the pinned version (a set file was loaded since the run was planned), the game's
     spec raises CatalogueChanged and the run fails (chunk_execute) rather than mixing cards.

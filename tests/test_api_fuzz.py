@@ -40,8 +40,8 @@ def owned(user, other_user, catalogue, settings, tmp_path) -> dict:
     delete) gets one of its own, so that the others still find theirs."""
     from rest_framework.authtoken.models import Token
 
-    from cards import collection_services as collections
     from cards.models import Card, KickerChip
+    from collecting import services as collections
     from decks import services as decks
     from simulator.services import run_create, run_execute_locally
 

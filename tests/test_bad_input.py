@@ -36,8 +36,9 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from cards import collection_services
-from cards.models import Card, Collection, CollectionEntry, WishlistEntry
+from cards.models import Card
+from collecting import services as collection_services
+from collecting.models import Collection, CollectionEntry, WishlistEntry
 from decks.models import Deck
 from tests.factories import DeckFactory
 
@@ -167,14 +168,14 @@ def test_out_of_bounds_paging_is_a_400_on_every_list(name, user, binder):
 def test_removing_a_wish_that_is_not_a_number_is_a_400_and_removes_nothing(client, user, card):
     collection_services.wishlist_add(owner=user, card=card, quantity=2)
     client.force_login(user)
-    response = client.post(reverse("cards:wishlist"), {"remove": "abc"})
+    response = client.post(reverse("collecting:wishlist"), {"remove": "abc"})
     assert response.status_code == 400
     assert "Choose a wish to remove." in response.content.decode()
     assert WishlistEntry.objects.filter(owner=user, card=card, quantity=2).count() == 1
 
 
 def adjust(client, collection: Collection, card: Card, next_url: str):
-    url = reverse("cards:collection-adjust", kwargs={"pk": collection.pk, "code": card.code})
+    url = reverse("collecting:collection-adjust", kwargs={"pk": collection.pk, "code": card.code})
     return client.post(url, {"delta": "1", "next": next_url})
 
 
@@ -211,16 +212,16 @@ def test_a_click_never_sends_anyone_off_the_site(client, user, binder, card, nex
 
 def test_a_click_without_next_goes_back_to_the_grid(client, user, binder, card):
     client.force_login(user)
-    url = reverse("cards:collection-adjust", kwargs={"pk": binder.pk, "code": card.code})
+    url = reverse("collecting:collection-adjust", kwargs={"pk": binder.pk, "code": card.code})
     response = client.post(url, {"delta": "1"})
     assert response.status_code == 302
-    assert response["Location"] == reverse("cards:collection-cards", kwargs={"pk": binder.pk})
+    assert response["Location"] == reverse("collecting:collection-cards", kwargs={"pk": binder.pk})
     assert owned(binder, card) == 1
 
 
 def test_a_click_goes_back_to_the_page_it_came_from(client, user, binder, card):
     client.force_login(user)
-    page = reverse("cards:collection-card", kwargs={"pk": binder.pk, "code": card.code})
+    page = reverse("collecting:collection-card", kwargs={"pk": binder.pk, "code": card.code})
     response = adjust(client, binder, card, page)
     assert (response.status_code, response["Location"]) == (302, page)
 
@@ -377,8 +378,8 @@ def test_unknown_user_is_indistinguishable_from_user_with_no_matches(user, other
     }
 
     client.force_login(user)
-    real = client.get(reverse("cards:trades"), {"user": other_user.username})
-    unknown = client.get(reverse("cards:trades"), {"user": "no-such-rider"})
+    real = client.get(reverse("collecting:trades"), {"user": other_user.username})
+    unknown = client.get(reverse("collecting:trades"), {"user": "no-such-rider"})
     assert real.status_code == unknown.status_code == 200
     assert page_text(real, other_user.username) == page_text(unknown, "no-such-rider")
 

@@ -196,7 +196,7 @@ def test_an_import_over_the_size_limit_is_a_413_from_the_error_itself(
 def test_a_deck_service_refusal_is_the_rules_modules_entry_check(user, catalogue):
     """The deck service and the validator run one entry check: the same entries, the same
     problems, word for word."""
-    from decks.catalogue import engine_catalogue
+    from decks.engine_catalogue import engine_catalogue
     from simulator.engine.drifter import formats
 
     card = Card.objects.order_by("code").first()

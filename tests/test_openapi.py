@@ -9,8 +9,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from openapi_spec_validator import validate
 
-from cards import collection_csv
-from cards.models import Collection, CollectionEntry
+from collecting import csv_format as collection_csv
+from collecting.models import Collection, CollectionEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -321,8 +321,8 @@ def test_a_deck_s_collection_parameter_given_empty_is_refused(user_client, user,
 
 
 def test_setting_a_quantity_to_zero_answers_the_documented_204(schema, user_client, user):
-    from cards import collection_services
     from cards.models import Card
+    from collecting import services as collection_services
 
     patch = schema["paths"]["/api/v1/collections/{collection_pk}/entries/{id}/"]["patch"]
     assert "204" in patch["responses"]

@@ -147,7 +147,7 @@ class StarterDeck(models.Model):
 class CatalogueVersion(models.Model):
     """The catalogue's version: one row, bumped by `catalogue_load` whenever the set files it
     loads differ from the last ones loaded (`digest`). The engine catalogue is cached by it
-    (decks/catalogue.py) and a simulation run pins it in its plan, so a worker never plays a
+    (decks/engine_catalogue.py) and a simulation run pins it in its plan, so a worker never plays a
     run with cards other than those it was planned with (docs/simulations.md)."""
 
     version = models.PositiveIntegerField(default=0)

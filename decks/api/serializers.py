@@ -12,7 +12,6 @@ from config.schema import StrictJSON
 from decks import selectors
 from decks.models import Deck, DeckVersion, DraftPod, Pool
 from simulator.engine.drifter import formats
-from simulator.services import DRAFT_RUN_GAMES
 
 
 class EntrySerializer(serializers.Serializer):
@@ -526,18 +525,6 @@ class DraftPodDetailSerializer(DraftPodSerializer):
     def get_bot_decks(self, pod: DraftPod) -> list[dict[str, Any]] | None:
         decks = selectors.pod_bot_decks(pod=pod, user=self.context["request"].user)
         return None if decks is None else [bot_deck_data(d) for d in decks]
-
-
-class DraftSimulateSerializer(StrictJSON, serializers.Serializer):
-    """Test your deck from the pod against every bot's deck (a Draw gauntlet)."""
-
-    games = serializers.IntegerField(
-        min_value=1, max_value=1_000_000, default=DRAFT_RUN_GAMES, help_text="Games per bot deck."
-    )
-    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**53 - 1)
-    bot = serializers.CharField(
-        max_length=40, default="heuristic", help_text="The bot that plays every deck."
-    )
 
 
 class DraftPodCreateSerializer(PoolOpenSerializer):

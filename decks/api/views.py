@@ -4,7 +4,7 @@ validator, sealed pools and draft pods. Views are thin: services write, selector
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -13,12 +13,9 @@ from config.api import DomainError
 from config.schema import ERRORS
 from decks import exports, selectors, services
 from decks.api import serializers as s
-from decks.catalogue import engine_catalogue
+from decks.engine_catalogue import engine_catalogue
 from decks.filtersets import DeckFilterSet, DraftPodFilterSet, PoolFilterSet
 from decks.models import Deck
-from simulator import services as simulations
-from simulator.api.serializers import RunSerializer
-from simulator.api.views import IDEMPOTENCY, LOCATION
 from simulator.engine.drifter import formats
 
 
@@ -223,7 +220,7 @@ class DeckViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"])
     def missing(self, request, pk=None):
         """Cards and chips of the deck missing from your collections, and how many."""
-        from decks.collection import deck_missing
+        from decks.ownership import deck_missing
 
         return Response(
             deck_missing(
@@ -241,7 +238,7 @@ class DeckViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["post"])
     def wishlist(self, request, pk=None):
         """Add everything missing (see `missing/`) to your wishlist in one step."""
-        from decks.collection import deck_missing, deck_wishlist_missing
+        from decks.ownership import deck_missing, deck_wishlist_missing
 
         deck = self.get_object()
         collection_id = _collection_param(request)
@@ -312,6 +309,7 @@ class PoolViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         )
 
 
+# Its `simulate` action (POST drafts/{id}/simulate/) is the simulator's: simulator/api/drafts.py.
 class DraftPodViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Draw pods: create, join, start (bots fill the empty seats), pick; once the draft is over,
     the bots' decks and a test run of your deck against them."""
@@ -386,33 +384,3 @@ class DraftPodViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             pod=pod, user=request.user, code=ser.validated_data["card"].strip().upper()
         )
         return self._out(pod)
-
-    @extend_schema(
-        request=s.DraftSimulateSerializer,
-        parameters=[IDEMPOTENCY, LOCATION],
-        responses={
-            202: OpenApiResponse(RunSerializer, description="Accepted: the run, queued."),
-            400: ERRORS,
-        },
-    )
-    @action(detail=True, methods=["post"])
-    def simulate(self, request, pk=None):
-        """Test your deck from this draft against every bot's deck: a Draw gauntlet run.
-
-        Answers 202 like `POST /api/v1/simulations/`, with the run and its URL in `Location`.
-        Only once the draft is over, and only for people seated at the pod.
-        """
-        pod = self.get_object()
-        ser = s.DraftSimulateSerializer(data=request.data)
-        ser.is_valid(raise_exception=True)
-        d = ser.validated_data
-        run, _created = simulations.draft_run_create(
-            owner=request.user,
-            pod=pod,
-            games=d["games"],
-            seed=d.get("seed"),
-            bot=d["bot"],
-            idempotency_key=request.headers.get("Idempotency-Key") or None,
-        )
-        body = RunSerializer(run, context={"request": request}).data
-        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})

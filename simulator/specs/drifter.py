@@ -93,14 +93,14 @@ class Spec(GameService):
         return player, problems
 
     def catalogue_version(self) -> int | None:
-        from decks.catalogue import catalogue_version
+        from decks.engine_catalogue import catalogue_version
 
         return catalogue_version()
 
     def catalogue(self, version: int | None = None) -> Any:
         """The database's catalogue; CatalogueChanged if a plan pinned another version (a plan
         made before versions were pinned, `None`, plays with the current one)."""
-        from decks.catalogue import versioned_catalogue
+        from decks.engine_catalogue import versioned_catalogue
 
         current, catalogue = versioned_catalogue()
         if version is not None and version != current:

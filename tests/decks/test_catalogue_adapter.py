@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from decks.catalogue import engine_catalogue
+from decks.engine_catalogue import engine_catalogue
 from simulator.engine.drifter.cards import load_catalogue
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +58,7 @@ def _rename_first_card(directory, name: str) -> str:
 
 def test_loading_changed_set_files_makes_a_new_catalogue_version(catalogue, tmp_path):
     from cards.services import catalogue_load
-    from decks.catalogue import _key, catalogue_version, versioned_catalogue
+    from decks.engine_catalogue import _key, catalogue_version, versioned_catalogue
 
     directory = _sets_copy(tmp_path)
     catalogue_load(directory=directory)
@@ -81,7 +81,7 @@ def test_loading_changed_set_files_makes_a_new_catalogue_version(catalogue, tmp_
 
 def test_a_catalogue_never_loaded_is_version_zero(db):
     from cards.models import CatalogueVersion
-    from decks.catalogue import catalogue_version, versioned_catalogue
+    from decks.engine_catalogue import catalogue_version, versioned_catalogue
 
     CatalogueVersion.objects.all().delete()
 

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from decks import selectors, services
-from decks.catalogue import engine_catalogue
+from decks.engine_catalogue import engine_catalogue
 from decks.models import DraftPick, DraftPod, DraftSeat
 from simulator.engine.drifter import formats
 from simulator.engine.drifter.sealed import Draft

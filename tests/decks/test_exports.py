@@ -8,7 +8,7 @@ import re
 import pytest
 
 from decks import exports, services
-from decks.catalogue import engine_catalogue
+from decks.engine_catalogue import engine_catalogue
 from decks.text import export_text, parse_text
 from tests.factories import DeckFactory
 

@@ -41,7 +41,7 @@ def test_import_reports_the_bad_row_then_a_good_file_moves_the_bars(signed_up_pa
 
 
 def test_two_quick_clicks_on_plus_both_count(signed_up_page):
-    from cards.models import Collection, CollectionEntry
+    from collecting.models import Collection, CollectionEntry
 
     page = signed_up_page
     page.goto("/collections/")

@@ -198,7 +198,7 @@ def _drifter_run(user, games=6):
 
 
 def test_a_run_pins_the_catalogue_version_it_was_planned_with(user, catalogue):
-    from decks.catalogue import catalogue_version
+    from decks.engine_catalogue import catalogue_version
 
     run = _drifter_run(user)
     assert run.plan["catalogue_version"] == catalogue_version() >= 1
