@@ -11,8 +11,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.views import APIView
 
-from cards import collection_csv
-from cards.models import Card, Collection, CollectionEntry, KickerChip
+from cards.models import Card, KickerChip
+from collecting import csv_format as collection_csv
+from collecting.models import Collection, CollectionEntry
 from config.api import DomainError, exception_handler
 from decks import services as deck_services
 from decks.models import Deck, DeckCard, DeckVersion
