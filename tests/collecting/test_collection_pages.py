@@ -120,7 +120,7 @@ def test_another_users_pages_are_404(site, other_user, common):
         "collection-open",
         "collection-tradelist",
     ):
-        assert site.get(reverse(f"cards:{name}", args=[theirs.pk])).status_code == 404, name
+        assert site.get(reverse(f"collecting:{name}", args=[theirs.pk])).status_code == 404, name
     adjust = reverse("collecting:collection-adjust", args=[theirs.pk, common.code])
     assert site.post(adjust, {"delta": "1"}).status_code == 404
     assert CollectionEntry.objects.count() == 0
