@@ -216,7 +216,7 @@ def collection_import(request, pk: int):
                 result = collection_services.collection_import_csv(
                     collection=collection, file=upload, mode=mode
                 )
-            except DomainError as exc:  # a bad row has its line and column; a bad field, not
+            except DomainError as exc:  # a bad row names its line and column, a bad field its attr
                 errors = [
                     {"line": 0, "column": problem["attr"], **problem} for problem in exc.problems
                 ]
