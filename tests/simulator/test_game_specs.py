@@ -42,12 +42,12 @@ def test_a_game_only_the_engine_knows_is_served_whole(twin, user):
 
     with pytest.raises(RunRefused) as refused:
         run_create(owner=user, game="twin", players=[{}, {}], games=5, format="stud")
-    assert [(e["code"], e["attr"]) for e in refused.value.errors] == [("invalid", "format")]
+    assert [(e["code"], e["attr"]) for e in refused.value.problems] == [("invalid", "format")]
     with pytest.raises(RunRefused) as refused:
         run_create(
             owner=user, game="twin", players=[{"starter": "HSD-S1"}, {"bot": "nobody"}], games=5
         )
-    assert [e["code"] for e in refused.value.errors] == ["no_decks", "unknown_bot"]
+    assert [e["code"] for e in refused.value.problems] == ["no_decks", "unknown_bot"]
 
     run, _ = run_create(
         owner=user, game="twin", players=[{"bot": "heuristic"}, {"bot": "random"}], games=12,
