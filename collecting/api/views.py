@@ -61,7 +61,7 @@ def _flag(request: Request, name: str) -> bool:
     create=extend_schema(summary="Start a collection"),
 )
 class CollectionViewSet(viewsets.ModelViewSet):
-    """Your collections: what you own, card by card and chip by chip, with condition and trade list."""
+    """Your collections: the cards and kicker chips you own, their condition and trade list."""
 
     serializer_class = s.CollectionSerializer
     permission_classes = [permissions.IsAuthenticated]
