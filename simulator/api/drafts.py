@@ -38,6 +38,8 @@ class DraftSimulateViewSet(viewsets.GenericViewSet):
 
     permission_classes = [permissions.IsAuthenticated]
     lookup_value_regex = r"\d+"
+    # What OPTIONS describes (DRF's metadata asks the view for its serializer).
+    serializer_class = DraftSimulateSerializer
 
     def get_queryset(self):
         return deck_selectors.pod_list(user=self.request.user)
