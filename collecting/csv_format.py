@@ -138,6 +138,7 @@ def _header(cells: list[str]) -> tuple[str, dict[str, int], list[RowError]]:
     """The shape and column positions from the header row."""
     names = [ALIASES.get(n, n) for n in (re.sub(r"[\s-]+", "_", c.strip().lower()) for c in cells)]
     errors: list[RowError] = []
+    required: tuple[str, ...]
     if "code" in names:
         shape, allowed, required = "short", {"code", "qty", "condition"}, ("code", "qty")
     else:
@@ -263,6 +264,7 @@ def _row(
             )
     if errors:
         return None, errors
+    assert quantity is not None  # _quantity gave an error otherwise
     return (
         ParsedRow(
             line=line,
@@ -289,12 +291,14 @@ def parse(data: bytes) -> ParseResult:
     text, error = _decode(data)
     if error:
         return ParseResult([], [error], "full")
+    assert text is not None  # _decode gives text or an error
     if not text.strip():
         return ParseResult([], [RowError(1, None, "empty_file", "The file is empty.")], "full")
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     rows: list[ParsedRow] = []
     errors: list[RowError] = []
-    shape, positions = "full", {}
+    shape = "full"
+    positions: dict[str, int] = {}
     data_rows = 0
     try:
         for cells in reader:

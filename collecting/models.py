@@ -159,7 +159,12 @@ class WishlistEntry(models.Model):
         ]
 
     def __str__(self) -> str:
-        item = self.card.code if self.card_id else self.kicker_chip.code
+        if self.card_id:
+            assert self.card is not None
+            item = self.card.code
+        else:
+            assert self.kicker_chip is not None  # wish_card_xor_chip: a card or a chip
+            item = self.kicker_chip.code
         return f"{self.owner} wants {self.quantity} x {item}"
 
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import (
     Case,
     Count,
@@ -49,6 +50,30 @@ from collecting.models import (
 )
 from simulator.engine.drifter.formats import RARITY_LIMITS
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class _WishCounts(TypedDict):
+    owned: int  # copies in all the owner's collections
+    needed: int  # copies still wanted
+
+
+# A wishlist line as `wishlist` answers it, with its two counts.
+WishWithCounts: TypeAlias = "WithAnnotations[WishlistEntry, _WishCounts]"
+
+
+class _TradeCounts(TypedDict):
+    owned: int
+    default_keep: int
+    keep: int
+    keep_overridden: bool
+    tradeable: int
+
+
+# A card of a trade list as `tradelist` answers it, with its counts.
+CardWithTradeCounts: TypeAlias = "WithAnnotations[Card, _TradeCounts]"
+
 
 def playset_limit() -> Case:
     """The playset size of each card as a SQL expression (see the module docstring)."""
@@ -73,7 +98,7 @@ def _owned_in(collections: QuerySet[Collection] | Collection) -> Coalesce:
 # --- Collections -------------------------------------------------------------------------------
 
 
-def collection_list(*, owner: AbstractBaseUser) -> QuerySet[Collection]:
+def collection_list(*, owner: User) -> QuerySet[Collection]:
     """The owner's collections with their card and chip totals."""
     cards = (
         CollectionEntry.objects.filter(collection=OuterRef("pk"))
@@ -95,7 +120,7 @@ def collection_list(*, owner: AbstractBaseUser) -> QuerySet[Collection]:
     )
 
 
-def collection_for_tradelist(*, user: AbstractBaseUser, pk: int) -> Collection | None:
+def collection_for_tradelist(*, user: User | AnonymousUser, pk: int) -> Collection | None:
     """A collection whose trade list `user` may read: their own, or anyone's public one."""
     visible = Q(trade_list_public=True)
     if user.is_authenticated:
@@ -115,7 +140,7 @@ def opening_list(*, collection: Collection) -> QuerySet[ProductOpening]:
     return collection.openings.select_related("card_set", "starter")
 
 
-def scan_list(*, owner: AbstractBaseUser) -> QuerySet[CardScan]:
+def scan_list(*, owner: User) -> QuerySet[CardScan]:
     return CardScan.objects.filter(owner=owner).select_related("card", "collection")
 
 
@@ -240,9 +265,10 @@ def owned_of(*, collection: Collection, card: Card) -> int:
 
 
 def owned_by_user(
-    *, owner: AbstractBaseUser, card: Card | None = None, kicker_chip: KickerChip | None = None
+    *, owner: User, card: Card | None = None, kicker_chip: KickerChip | None = None
 ) -> int:
     """Copies of a card or a chip across all the owner's collections."""
+    qs: QuerySet[CollectionEntry] | QuerySet[CollectionChip]
     if card is not None:
         qs = CollectionEntry.objects.filter(collection__owner=owner, card=card)
     else:
@@ -253,7 +279,7 @@ def owned_by_user(
 # --- Wishlist ----------------------------------------------------------------------------------
 
 
-def wishlist(*, owner: AbstractBaseUser) -> QuerySet[WishlistEntry]:
+def wishlist(*, owner: User) -> QuerySet[WishWithCounts]:
     """The owner's wishlist, each line with `owned` (all their collections) and `needed`."""
     mine = Collection.objects.filter(owner=owner)
     card_owned = (
@@ -274,13 +300,15 @@ def wishlist(*, owner: AbstractBaseUser) -> QuerySet[WishlistEntry]:
         WishlistEntry.objects.filter(owner=owner)
         .select_related("card", "card__card_set", "kicker_chip")
         .annotate(
-            owned=Case(
-                When(card__isnull=False, then=Subquery(card_owned)),
-                default=Subquery(chip_owned),
-                output_field=IntegerField(),
+            owned=Coalesce(
+                Case(
+                    When(card__isnull=False, then=Subquery(card_owned)),
+                    default=Subquery(chip_owned),
+                    output_field=IntegerField(),
+                ),
+                Value(0),
             )
         )
-        .annotate(owned=Coalesce(F("owned"), Value(0)))
         .annotate(needed=Greatest(F("quantity") - F("owned"), Value(0)))
     )
 
@@ -288,7 +316,7 @@ def wishlist(*, owner: AbstractBaseUser) -> QuerySet[WishlistEntry]:
 # --- Trade list --------------------------------------------------------------------------------
 
 
-def tradelist(*, collection: Collection) -> QuerySet[Card]:
+def tradelist(*, collection: Collection) -> QuerySet[CardWithTradeCounts]:
     """Cards with copies to spare in this collection, each with `owned`, `keep`, `tradeable`
     and `keep_overridden` (the owner set `keep` for this card)."""
     override = TradeKeep.objects.filter(collection=collection, card=OuterRef("pk")).values("keep")
@@ -322,20 +350,23 @@ class TradeMatch:
     spare: int  # copies the having side can trade
 
 
-def _match(wants: Iterable[WishlistEntry], haves: dict[int, int]) -> list[TradeMatch]:
-    matched = [w for w in wants if w.card_id and w.needed > 0 and haves.get(w.card_id)]
-    return [
-        TradeMatch(
-            card=w.card,
-            quantity=min(w.needed, haves[w.card_id]),
-            wanted=w.needed,
-            spare=haves[w.card_id],
-        )
-        for w in matched
-    ]
+def _match(wants: Iterable[WishWithCounts], haves: dict[int, int]) -> list[TradeMatch]:
+    matches = []
+    for w in wants:
+        if w.card_id and w.needed > 0 and haves.get(w.card_id):
+            assert w.card is not None  # card_id is set
+            matches.append(
+                TradeMatch(
+                    card=w.card,
+                    quantity=min(w.needed, haves[w.card_id]),
+                    wanted=w.needed,
+                    spare=haves[w.card_id],
+                )
+            )
+    return matches
 
 
-def trade_matches(*, me: AbstractBaseUser, them: AbstractBaseUser) -> dict[str, list[TradeMatch]]:
+def trade_matches(*, me: User, them: User) -> dict[str, list[TradeMatch]]:
     """My wishlist against their public trade lists, and their wishlist against my trade lists.
 
     Their wishlist is only read when they have at least one public trade list (they asked to

@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
-from django.db import IntegrityError, connection, models, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 
 from cards.models import Card, CardSet, KickerChip, StarterDeck
@@ -64,9 +64,7 @@ def _check_condition(condition: str) -> str:
 
 
 @transaction.atomic
-def collection_create(
-    *, owner: AbstractBaseUser, name: str, trade_list_public: bool = False
-) -> Collection:
+def collection_create(*, owner: User, name: str, trade_list_public: bool = False) -> Collection:
     """A new named collection; names are unique per owner."""
     name = name.strip()
     if not name:
@@ -107,7 +105,7 @@ def collection_delete(*, collection: Collection) -> None:
     collection.delete()
 
 
-def collection_default(*, owner: AbstractBaseUser) -> Collection:
+def collection_default(*, owner: User) -> Collection:
     """The owner's first collection, creating "Binder" if they have none."""
     collection = Collection.objects.filter(owner=owner).order_by("id").first()
     if collection is None:
@@ -118,7 +116,9 @@ def collection_default(*, owner: AbstractBaseUser) -> Collection:
 # --- One click: copies in and out ---------------------------------------------------------------
 
 
-def _adjust(model: type[models.Model], lookup: dict[str, Any], delta: int) -> int:
+def _adjust(
+    model: type[CollectionEntry | CollectionChip], lookup: dict[str, Any], delta: int | None
+) -> int:
     """Add `delta` (may be negative) to the row matching `lookup`, atomically; the new count."""
     if type(delta) is not int or delta == 0 or abs(delta) > MAX_QUANTITY:
         raise DomainError(
@@ -165,11 +165,12 @@ def _adjust(model: type[models.Model], lookup: dict[str, Any], delta: int) -> in
 
 @transaction.atomic
 def entry_adjust(
-    *, collection: Collection, card: Card, delta: int, condition: str = Condition.NEAR_MINT
+    *, collection: Collection, card: Card, delta: int | None, condition: str = Condition.NEAR_MINT
 ) -> int:
     """Add (delta > 0) or take out (delta < 0) copies of a card in one condition; the new count.
 
-    An entry that reaches 0 copies is deleted. Taking out more than there are is refused.
+    An entry that reaches 0 copies is deleted. Taking out more than there are is refused, and so
+    is a delta that is not a whole number (None: the form sent none).
     """
     _check_condition(condition)
     return _adjust(
@@ -323,6 +324,7 @@ def opening_record(
     its number of kicker chips.
     """
     _check_condition(condition)
+    kind: str
     if starter is not None:
         card_qty = {e["code"]: e["qty"] for e in starter.cards}
         chip_qty: dict[str, int] = {}
@@ -392,7 +394,7 @@ def opening_record(
 def _check_room(
     collection: Collection, cards: Mapping[tuple[int, str], int], chips: Mapping[int, int]
 ) -> None:
-    over = [
+    over: list[tuple[int, str] | int] = [
         key
         for key, have in _existing(collection).items()
         if have + cards.get(key, 0) > MAX_QUANTITY
@@ -488,9 +490,9 @@ def collection_import_csv(*, collection: Collection, file: Any, mode: str = "add
         for key, (qty, *_) in merged_cards.items():
             if existing.get(key, 0) + qty > MAX_QUANTITY:
                 errors.append(_too_many(last_line[key], existing.get(key, 0), qty))
-        for key, (qty, _) in merged_chips.items():
-            if existing_chips.get(key, 0) + qty > MAX_QUANTITY:
-                errors.append(_too_many(last_line[key], existing_chips.get(key, 0), qty))
+        for chip_key, (qty, _) in merged_chips.items():
+            if existing_chips.get(chip_key, 0) + qty > MAX_QUANTITY:
+                errors.append(_too_many(last_line[chip_key], existing_chips.get(chip_key, 0), qty))
     if errors:
         errors.sort(key=lambda e: e.line)
         raise CollectionImportError(
@@ -557,7 +559,7 @@ class WishlistResult:
 @transaction.atomic
 def wishlist_add(
     *,
-    owner: AbstractBaseUser,
+    owner: User,
     card: Card | None = None,
     kicker_chip: KickerChip | None = None,
     quantity: int,
@@ -570,7 +572,11 @@ def wishlist_add(
     if (card is None) == (kicker_chip is None):
         raise DomainError("Wish for a card or a kicker chip.", code="required", attr="card")
     _check_quantity(quantity)
-    item = card.code if card is not None else kicker_chip.code
+    if card is not None:
+        item = card.code
+    else:
+        assert kicker_chip is not None  # one of the two, checked above
+        item = kicker_chip.code
     owned = owned_by_user(owner=owner, card=card, kicker_chip=kicker_chip)
     if owned >= quantity:
         return WishlistResult(
@@ -613,9 +619,7 @@ def trade_keep_set(*, collection: Collection, card: Card, keep: int | None) -> T
 # --- Scans --------------------------------------------------------------------------------------
 
 
-def scan_create(
-    *, owner: AbstractBaseUser, collection: Collection, card: Card, upload: Any
-) -> CardScan:
+def scan_create(*, owner: User, collection: Collection, card: Card, upload: Any) -> CardScan:
     """Attach a photo of the owner's own copy of `card`: checked, re-encoded, thumbnailed.
 
     The files are written before the row; if the row cannot be saved they are removed.
@@ -655,7 +659,7 @@ def scan_delete(*, scan: CardScan) -> None:
 
 def _delete_scan_files(scan: CardScan) -> None:
     for f in (scan.image, scan.thumbnail):
-        if f:
+        if f.name:  # what `if f` tests (FieldFile is true when it has a name)
             f.storage.delete(f.name)
 
 

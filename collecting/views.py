@@ -138,7 +138,8 @@ def collection_adjust(request, pk: int, code: str):
         )
     except DomainError as exc:
         error = exc.detail
-    card.owned = collection_selectors.owned_of(collection=collection, card=card)
+    # The template reads `card.owned`, as on the annotated grid; Card declares no such field.
+    card.owned = collection_selectors.owned_of(collection=collection, card=card)  # type: ignore[attr-defined]
     if request.htmx:
         context = {"collection": collection, "card": card, "error": error}
         return render(request, "collecting/_owned.html", context)

@@ -7,6 +7,8 @@ trade list when the owner made it public (then read-only).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib.auth import get_user_model
 from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
@@ -266,7 +268,15 @@ def export_response(collection: Collection, shape: str) -> StreamingHttpResponse
     return response
 
 
-class _InCollection:
+# The type checker sees the mixin as the viewset it is mixed into (its request, kwargs and
+# permission_classes); at run time it is a plain mixin.
+if TYPE_CHECKING:
+    _ViewSetMixin = viewsets.GenericViewSet
+else:
+    _ViewSetMixin = object
+
+
+class _InCollection(_ViewSetMixin):
     """A viewset nested under /collections/{collection_pk}/: only the owner's collection."""
 
     permission_classes = [permissions.IsAuthenticated]
