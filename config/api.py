@@ -140,46 +140,35 @@ class JSONParser(parsers.JSONParser):
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise too_deep from None
-        if _nested_deeper_than(data, self.max_depth):
+        nested_too_deep, holds_nul = _scan(data, self.max_depth)
+        if nested_too_deep:
             raise too_deep
-        if _holds_nul(data):
+        if holds_nul:
             raise exceptions.ParseError(f"JSON parse error - {NulCharacter.detail}")
         return data
 
 
-def _holds_nul(data: Any) -> bool:
-    """Whether any string in `data` (an object's keys too) holds a NUL; walked level by level
-    (the depth is already bounded)."""
-    level = [data]
+def _scan(data: Any, limit: int) -> tuple[bool, bool]:
+    """Whether lists and objects in `data` nest more than `limit` levels, and whether any of its
+    strings (an object's keys too) holds a NUL: one walk, level by level rather than recursively
+    so that the walk itself cannot overflow, stopping at the first container too deep."""
+    level, depth, nul = [data], 0, False
     while level:
         deeper: list = []
         for node in level:
-            if type(node) is str:
-                if "\x00" in node:
-                    return True
-            elif type(node) is dict:
-                deeper += node.keys()
-                deeper += node.values()
-            elif type(node) is list:
-                deeper += node
-        level = deeper
-    return False
-
-
-def _nested_deeper_than(data: Any, limit: int) -> bool:
-    """Whether lists and objects in `data` nest more than `limit` levels (walked level by level,
-    not recursively, so the walk itself cannot overflow)."""
-    containers = (dict, list)  # what json.loads makes; exact types are the fast test
-    level = [data] if type(data) in containers else []
-    for _ in range(limit):
-        deeper: list = []
-        for node in level:
-            children = node.values() if type(node) is dict else node
-            deeper += [child for child in children if type(child) in containers]
-        if not deeper:
-            return False
-        level = deeper
-    return True
+            kind = type(node)  # what json.loads makes; exact types are the fast test
+            if kind is str:
+                nul = nul or "\x00" in node
+            elif kind is dict or kind is list:
+                if depth == limit:
+                    return True, nul
+                if kind is dict:
+                    deeper += node.keys()
+                    deeper += node.values()
+                else:
+                    deeper += node
+        level, depth = deeper, depth + 1
+    return False, nul
 
 
 class LimitOffsetPagination(pagination.LimitOffsetPagination):
