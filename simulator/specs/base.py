@@ -143,6 +143,31 @@ class GameService:
             shootout_log=list(final.get("shootout_log") or []),
         )
 
+    # --- the table (simulator/table.py): a game people play, seen from one seat -------------
+
+    def table_view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see of a live game now, as JSON for the API and the table page.
+
+        Never anything the seat may not know: every card shown is named by its `code` and
+        `name`, a card the seat may not see is `{"hidden": true}` with no code. `seat` None is
+        the narrator's view (every card face up), for a replay's "show every card".
+        """
+        if seat is None:
+            return {"seats": [_jsonable(state.view(i)) for i in range(len(state.seats))]}
+        return dict(_jsonable(state.view(seat)))
+
+    def action_label(self, state: Any, action: Any) -> str:
+        """How the acting seat's button names one of its legal actions ("Bet $5")."""
+        data = action.to_json()
+        words = [str(data.get("kind", "")).replace("_", " ").capitalize()]
+        words += [f"{k} {v}" for k, v in data.items() if k != "kind"]
+        return " ".join(words)
+
+    def table_log(self, state: Any, seat: int | None) -> list[str]:
+        """The narration of a live game so far, as `seat` may know it (None: the narrator, who
+        sees every card)."""
+        return []
+
     # --- reporting and replaying (selectors, views) -----------------------------------------
 
     def card_names(self, codes: set[str]) -> dict[str, str]:
@@ -199,3 +224,14 @@ class GameService:
             Frame("The game", [])
         ]
         return Replay(self.name, names, state.final(), frames)
+
+
+def _jsonable(value: Any) -> Any:
+    """A view as plain JSON data (tuples become lists)."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "to_dict"):
+        return _jsonable(value.to_dict())
+    return value
