@@ -59,16 +59,19 @@ class CardQuery:
 
         Every lookup is on the card or its set (a forward foreign key), so no join can repeat a
         row and `.distinct()` is never needed. Stats sort with NULLs (non-dudes) last either way.
-        `s:` terms are looked up here (`_with_set_ids`), one small query per distinct code.
+        `s:` and `f:` terms are looked up here (`_resolve`): one small query per distinct set
+        code, one for the catalogue's factions. Raises `QuerySyntaxError` for an `f:` that names
+        no faction or could be more than one.
         """
-        queryset = queryset.filter(_with_set_ids(self.q, queryset.db))
+        queryset = queryset.filter(_resolve(self.q, queryset))
         if self.ordering:
             queryset = queryset.order_by(*(_order_by(field) for field in self.ordering))
         return queryset
 
 
-def _with_set_ids(q: Q, using: str) -> Q:
-    """`q` with each `s:` lookup (`card_set__code__iexact`) replaced by its sets' ids.
+def _resolve(q: Q, queryset: QuerySet) -> Q:
+    """`q` with each `s:` lookup (`card_set__code__iexact`) replaced by its sets' ids and each
+    `f:` term by the faction it names (`faction__in`).
 
     Joined to the set by code, the card filter leaves PostgreSQL to guess how many cards the set
     has (the average over all sets), and a set holding most of the catalogue got the wrong plan:
@@ -76,7 +79,9 @@ def _with_set_ids(q: Q, using: str) -> Q:
     the id, whose share the planner knows from the column's statistics). An unknown code becomes
     an empty `__in`, which matches nothing (its negation everything) without running a query.
     """
+    using = queryset.db
     ids: dict[str, list[int]] = {}
+    factions: list[str] = []
 
     def rewrite(node: Q) -> Q:
         clone = node.copy()
@@ -87,6 +92,10 @@ def _with_set_ids(q: Q, using: str) -> Q:
         return clone
 
     def resolve(lookup: str, value):
+        if lookup == _FACTION:
+            if not factions:
+                factions.extend(_factions(queryset))
+            return "faction__in", value.resolve(factions)
         if lookup != _SET_CODE:
             return lookup, value
         if value not in ids:
@@ -94,6 +103,67 @@ def _with_set_ids(q: Q, using: str) -> Q:
         return "card_set__in", ids[value]
 
     return rewrite(q)
+
+
+@dataclass(frozen=True)
+class FactionTerm:
+    """What an `f:` term typed, and where: resolved against the catalogue's factions.
+
+    A faction matches when the value is its whole name, ignoring case and spaces (`f:"law
+    dogs"`); failing that, when the value begins the name or one of its words (`f:law`,
+    `f:dogs`, `f:cav`) and only one faction does. `f:law` is Law Dogs, never Outlaws, and a
+    value that could be two factions, or none, is an error naming them (docs/search.md).
+    """
+
+    value: str
+    position: int
+
+    def resolve(self, factions: list[str]) -> list[str]:
+        """The faction names (as stored: one, or its spellings in different case) it means."""
+        wanted = _fold(self.value)
+        exact = [f for f in factions if _fold(f) == wanted]
+        if exact:
+            return exact
+        begun = [f for f in factions if any(w.startswith(wanted) for w in _words(f))]
+        names = sorted({_fold(f) for f in begun})
+        if len(names) == 1:
+            return begun
+        if names:
+            shown = sorted({f for f in begun}, key=str.casefold)
+            raise QuerySyntaxError(
+                f"Faction '{self.value}' could be {_either(shown)}; type more of its name.",
+                self.position,
+            )
+        known = sorted(set(factions), key=str.casefold)
+        raise QuerySyntaxError(
+            f"No faction is called '{self.value}'; the factions are {_either(known, 'and')}.",
+            self.position,
+        )
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _words(faction: str) -> list[str]:
+    folded = _fold(faction)
+    return [folded, *folded.split(" ")]
+
+
+def _either(names: list[str], joiner: str = "or") -> str:
+    names = names[:12] + (["…"] if len(names) > 12 else [])
+    return ", ".join(names[:-1]) + f" {joiner} " + names[-1] if len(names) > 1 else names[0]
+
+
+def _factions(queryset: QuerySet) -> list[str]:
+    """Every faction in the catalogue (a walk of the faction index: a few rows)."""
+    return list(
+        queryset.model._default_manager.db_manager(queryset.db)
+        .exclude(faction="")
+        .order_by()
+        .values_list("faction", flat=True)
+        .distinct()
+    )
 
 
 def _set_ids(code: str, using: str) -> list[int]:
@@ -132,7 +202,6 @@ _STATS = {
     "kl": "kicker_limit",
 }
 _CONTAINS = {
-    "faction": "faction__icontains",
     "oracle": "text__icontains",
     "name": "name__icontains",
 }
@@ -157,6 +226,7 @@ _SORTS = {
 }
 _NULLABLE = {"smarts", "skill", "luck", "kicker_limit"}
 _SET_CODE = "card_set__code__iexact"  # `s:`; CardQuery.apply looks the sets' ids up
+_FACTION = "faction__named"  # `f:` (a FactionTerm); CardQuery.apply resolves it, no SQL lookup
 _LOOKUPS = {"<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 # The comparison that is true exactly when the other is false (for cards that have the stat).
 _COMPLEMENT = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "=": "!=", "!=": "="}
@@ -438,6 +508,8 @@ class _Parser:
             return Q(rarity=_RARITIES[value.lower()])
         if keyword == "set":
             return Q(**{_SET_CODE: value})
+        if keyword == "faction":
+            return Q(**{_FACTION: FactionTerm(value, at)})
         return Q(**{_CONTAINS[keyword]: value})
 
     def ordering(self) -> tuple[str, ...]:

@@ -8,7 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cards.models import Card, CardSet
-from cards.query import MAX_DEPTH, MAX_LENGTH, MAX_TERMS, CardQuery, QuerySyntaxError, parse_query
+from cards.query import (
+    MAX_DEPTH,
+    MAX_LENGTH,
+    MAX_TERMS,
+    CardQuery,
+    FactionTerm,
+    QuerySyntaxError,
+    parse_query,
+)
 from tests.factories import CardFactory, CardSetFactory
 
 # --- The parser alone (no database) ---------------------------------------------------------
@@ -31,7 +39,7 @@ def test_keywords_compile_to_lookups():
     assert parse_query("r:u").q == Q(rarity="uncommon")
     assert parse_query("rarity:Promo").q == Q(rarity="promo")
     assert parse_query("s:hsd").q == Q(card_set__code__iexact="hsd")
-    assert parse_query('f:"law dogs"').q == Q(faction__icontains="law dogs")
+    assert parse_query('f:"law dogs"').q == Q(faction__named=FactionTerm("law dogs", 2))
     assert parse_query("o:reinvest").q == Q(text__icontains="reinvest")
     assert parse_query("oracle=reinvest").q == Q(text__icontains="reinvest")
     assert parse_query("n:doc").q == Q(name__icontains="doc")
@@ -333,10 +341,39 @@ def test_an_unknown_set_matches_nothing_and_its_negation_everything(cards):
     assert find(cards, "set!=nope t:copy") == {SHOTGUN_COPY}
 
 
-def test_faction_contains(cards):
+def test_faction_is_the_whole_name_ignoring_case_and_spaces(cards):
     assert find(cards, "f:outlaws") == {DOC, JACK}
     assert find(cards, 'f:"law dogs"') == {WYATT}
-    assert find(cards, "faction:LAW") == {WYATT, DOC, JACK}  # "Outlaws" contains "law"
+    assert find(cards, 'faction:"LAW   DOGS"') == {WYATT}
+
+
+def test_faction_prefix_names_the_one_faction_it_begins_a_word_of(cards):
+    # "Outlaws" contains "law" but does not begin with it: f:law is the Law Dogs only.
+    assert find(cards, "f:law") == {WYATT}
+    assert find(cards, "faction:LAW") == {WYATT}
+    assert find(cards, "f:dogs") == {WYATT}
+    assert find(cards, "f:out") == {DOC, JACK}
+    assert find(cards, "-f:law t:dude") == {DOC, JACK, MARY}
+
+
+def test_faction_prefix_of_two_factions_is_an_error_naming_both(cards):
+    qtb = CardSet.objects.get(code="QTB")
+    CardFactory(card_set=qtb, number=99, code="QTB-099", faction="Lawmen")
+    with pytest.raises(QuerySyntaxError) as caught:
+        find(cards, "t:dude f:law")
+    message = "Faction 'law' could be Law Dogs or Lawmen; type more of its name."
+    assert caught.value.message == message
+    assert caught.value.position == 9
+    assert find(cards, "f:lawm") == {"QTB-099"}
+    assert find(cards, 'f:"law dogs"') == {WYATT}  # a whole name is never ambiguous
+
+
+def test_faction_that_no_card_has_is_an_error_listing_the_factions(cards):
+    with pytest.raises(QuerySyntaxError) as caught:
+        find(cards, "f:lawyers")
+    assert caught.value.message.startswith("No faction is called 'lawyers'; the factions are ")
+    assert "Law Dogs" in caught.value.message and "Outlaws" in caught.value.message
+    assert caught.value.position == 2
 
 
 def test_oracle_text_contains(cards):
