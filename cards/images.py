@@ -22,10 +22,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont, ImageOps
+from PIL import Image, ImageDraw, ImageFont
+
+from cards import art
 
 # Bump whenever the drawing changes, so cached PNGs and ETags are invalidated.
-RENDER_VERSION = "1"
+RENDER_VERSION = "2"  # 2: each card its own art (cards/art.py)
 
 CARD_SIZE = (630, 880)  # 63 x 88 mm at ~254 dpi
 THUMB_SIZE = (252, 352)
@@ -64,13 +66,6 @@ FRAME_COLORS = {
 }
 ACCENT = (227, 199, 122)
 COPY_ACCENT = (55, 198, 192)  # copy cards get a turquoise inner rule and a COPY tag
-SKIES = {
-    "dude": ((214, 104, 52), (248, 214, 150)),
-    "gear": ((96, 146, 186), (222, 236, 244)),
-    "fortune": ((72, 54, 120), (232, 156, 140)),
-}
-GROUND = (181, 120, 74)
-MESA = (132, 78, 44)
 STAT_COLORS = {
     "smarts": (44, 86, 138),
     "skill": (150, 40, 32),
@@ -426,137 +421,12 @@ def _draw_cost(image: Image.Image, cost: int) -> None:
     _paste(image, layer, (COST_CENTER[0] - d // 2, COST_CENTER[1] - d // 2))
 
 
-@lru_cache(maxsize=8)
-def _backdrop(card_type: str) -> Image.Image:
-    """The painted scene behind the emblem: sky gradient, sun, mesas, ground. Same per type."""
-    x0, y0, x1, y1 = ART_BOX
-    w, h = x1 - x0, y1 - y0
-    top, bottom = SKIES.get(card_type, SKIES["gear"])
-    sky = ImageOps.colorize(Image.linear_gradient("L").resize((w, h)), top, bottom)
-
-    def paint(draw: ImageDraw.ImageDraw, s: int) -> None:
-        horizon = h * 0.74
-        draw.ellipse(
-            (w * 0.70 * s, h * 0.22 * s, w * 0.88 * s, (h * 0.22 + w * 0.18) * s),
-            fill=(255, 236, 180, 230),
-        )
-        draw.polygon(
-            [
-                (0, horizon * s),
-                (w * 0.06 * s, h * 0.56 * s),
-                (w * 0.20 * s, h * 0.56 * s),
-                (w * 0.25 * s, horizon * s),
-            ],
-            fill=MESA,
-        )
-        draw.polygon(
-            [
-                (w * 0.74 * s, horizon * s),
-                (w * 0.80 * s, h * 0.62 * s),
-                (w * 0.95 * s, h * 0.60 * s),
-                (w * s, h * 0.64 * s),
-                (w * s, horizon * s),
-            ],
-            fill=MESA,
-        )
-        draw.rectangle((0, horizon * s, w * s, h * s), fill=GROUND)
-        draw.line((0, horizon * s, w * s, horizon * s), fill=MESA, width=2 * s)
-
-    sky.paste(scene := _smooth((w, h), paint, factor=2), (0, 0), scene)
-    return sky
-
-
 def _draw_art(image: Image.Image, face: CardFace) -> None:
-    image.paste(_backdrop(face.type), ART_BOX[:2])
-    emblem, at = _emblem(face.type)
-    image.paste(emblem, at, emblem)
-    ImageDraw.Draw(image).rectangle(ART_BOX, outline=KEYLINE, width=3)
-
-
-@lru_cache(maxsize=8)
-def _emblem(card_type: str) -> tuple[Image.Image, tuple[int, int]]:
-    """The type's emblem (hat, sheriff's star, horseshoe) as a smooth layer placed on the art."""
-    size = 230
-    painters = {"dude": _paint_hat, "gear": _paint_star, "fortune": _paint_horseshoe}
-    layer = _smooth((size, size), painters.get(card_type, _paint_star), factor=3)
+    """The card's own picture (cards/art.py), seeded by its code, framed by a keyline."""
     x0, y0, x1, y1 = ART_BOX
-    at = ((x0 + x1 - size) // 2, (y0 + y1 - size) // 2 + 4)
-    return layer, at
-
-
-def _paint_hat(draw: ImageDraw.ImageDraw, s: int) -> None:
-    felt, shade, band = (74, 48, 32), (52, 33, 22), (201, 162, 39)
-    # Brim: a wide ellipse, with its far half hidden under the crown.
-    draw.ellipse((10 * s, 128 * s, 220 * s, 196 * s), fill=shade, outline=KEYLINE, width=3 * s)
-    draw.ellipse((22 * s, 132 * s, 208 * s, 184 * s), fill=felt)
-    # Crown with a pinched top.
-    crown = [
-        (62, 160),
-        (58, 90),
-        (70, 52),
-        (96, 40),
-        (115, 56),
-        (134, 40),
-        (160, 52),
-        (172, 90),
-        (168, 160),
-    ]
-    draw.polygon([(x * s, y * s) for x, y in crown], fill=felt, outline=KEYLINE, width=3 * s)
-    draw.line([(115 * s, 58 * s), (115 * s, 100 * s)], fill=shade, width=4 * s)
-    draw.polygon(
-        [(x * s, y * s) for x, y in [(60, 128), (170, 128), (168, 156), (62, 156)]],
-        fill=band,
-        outline=KEYLINE,
-    )
-    draw.ellipse(
-        (100 * s, 132 * s, 124 * s, 152 * s), fill=(246, 236, 210), outline=KEYLINE, width=2 * s
-    )
-
-
-def _paint_star(draw: ImageDraw.ImageDraw, s: int) -> None:
-    gold, dark = (222, 176, 48), (150, 108, 20)
-    c, outer, inner = 115 * s, 98 * s, 52 * s
-    points = _star_points(c, c, outer, inner, 6)
-    draw.polygon(points, fill=gold, outline=KEYLINE, width=3 * s)
-    for x, y in points[::2]:
-        r = 13 * s
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=gold, outline=KEYLINE, width=3 * s)
-    r = 40 * s
-    draw.ellipse((c - r, c - r, c + r, c + r), fill=dark, outline=KEYLINE, width=3 * s)
-    draw.polygon(_star_points(c, c, 30 * s, 13 * s, 5), fill=gold)
-
-
-def _paint_horseshoe(draw: ImageDraw.ImageDraw, s: int) -> None:
-    iron, dark = (150, 156, 164), (70, 74, 80)
-    c, r, thick = 115 * s, 78 * s, 34 * s
-    top = 40 * s
-    bottom_center = 130 * s
-    # Open end up (it holds the luck): two legs and the rounded heel.
-    for left in (c - r, c + r - thick):
-        draw.rectangle((left, top, left + thick, bottom_center), fill=KEYLINE)
-        draw.rectangle((left + 3 * s, top + 3 * s, left + thick - 3 * s, bottom_center), fill=iron)
-    box = (c - r, bottom_center - r, c + r, bottom_center + r)
-    draw.arc(box, 0, 180, fill=KEYLINE, width=thick)
-    inset = 3 * s
-    draw.arc(
-        (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset),
-        0,
-        180,
-        fill=iron,
-        width=thick - 2 * inset,
-    )
-    for i in range(7):
-        a = math.pi * (i / 6)
-        rr = r - thick / 2
-        x, y = c + rr * math.cos(a), bottom_center + rr * math.sin(a)
-        if i in (0, 6):
-            continue
-        hole = 5 * s
-        draw.ellipse((x - hole, y - hole, x + hole, y + hole), fill=dark)
-    for left in (c - r, c + r - thick):
-        for y in (top + 22 * s, top + 58 * s):
-            x, hole = left + thick / 2, 5 * s
-            draw.ellipse((x - hole, y - hole, x + hole, y + hole), fill=dark)
+    subject = art.Subject(code=face.code, type=face.type, faction=face.faction, name=face.name)
+    image.paste(art.paint(subject, (x1 - x0, y1 - y0)), (x0, y0))
+    ImageDraw.Draw(image).rectangle(ART_BOX, outline=KEYLINE, width=3)
 
 
 def _draw_type_line(
@@ -676,6 +546,58 @@ def _draw_footer(draw: ImageDraw.ImageDraw, face: CardFace) -> None:
     )
 
 
+# --- The card back ---------------------------------------------------------------------------
+BACK_COLOR = (96, 30, 22)
+
+
+def render_back() -> Image.Image:
+    """The back every card shares, 630 x 880 RGB: a tooled-leather oxblood field, a gold
+    sheriff's star in a double ring, and the game's name."""
+    w, h = CARD_SIZE
+    image = Image.new("RGB", CARD_SIZE, BACK_COLOR)
+    draw = ImageDraw.Draw(image)
+    # A diamond lattice, as tooled into a saddle, under the frame's rules.
+    lattice = (118, 44, 32)
+    for x in range(-h, w + h, 44):
+        draw.line((x, 0, x + h, h), fill=lattice, width=3)
+        draw.line((x, 0, x - h, h), fill=lattice, width=3)
+    draw.rectangle((0, 0, w - 1, h - 1), outline=KEYLINE, width=4)
+    draw.rounded_rectangle(
+        (MARGIN - 10, MARGIN - 10, w - MARGIN + 9, h - MARGIN + 9),
+        radius=18,
+        outline=ACCENT,
+        width=3,
+    )
+    draw.rounded_rectangle(
+        (MARGIN + 8, MARGIN + 8, w - MARGIN - 8, h - MARGIN - 8),
+        radius=14,
+        outline=ACCENT,
+        width=2,
+    )
+    size = 360
+
+    def paint(d: ImageDraw.ImageDraw, s: int) -> None:
+        c = size * s / 2
+        for r, fill in ((176, KEYLINE), (170, BACK_COLOR), (150, ACCENT), (144, (70, 22, 16))):
+            d.ellipse((c - r * s, c - r * s, c + r * s, c + r * s), fill=fill)
+        points = _star_points(c, c, 120 * s, 62 * s, 6)
+        d.polygon(points, fill=(222, 176, 48), outline=KEYLINE, width=3 * s)
+        for x, y in points[::2]:
+            r = 14 * s
+            d.ellipse(
+                (x - r, y - r, x + r, y + r), fill=(222, 176, 48), outline=KEYLINE, width=3 * s
+            )
+        r = 46 * s
+        d.ellipse((c - r, c - r, c + r, c + r), fill=(150, 108, 20), outline=KEYLINE, width=3 * s)
+
+    layer = _smooth((size, size), paint, factor=2)
+    _paste(image, layer, ((w - size) // 2, (h - size) // 2))
+    for y, text in ((120, "HIGH STAKES"), (h - 120, "DRIFTER")):
+        draw.rounded_rectangle((120, y - 34, w - 120, y + 34), radius=12, fill=KEYLINE)
+        _text_centered(draw, (w / 2, y), text, font(40), ACCENT, bold=1)
+    return image
+
+
 # --- The kicker chip -------------------------------------------------------------------------
 def render_chip(chip: Any, side: int) -> Image.Image:
     """One side (0 or 1) of a kicker chip: a 300 x 300 RGBA poker chip in the chip's colour,
@@ -777,6 +699,26 @@ def card_etag(card: Any, size: str = "full") -> str:
 def chip_etag(chip: Any, side: int) -> str:
     """The cache key of one side of a kicker chip."""
     return _key("chip", chip_face(chip, side))
+
+
+def back_etag(size: str = "full") -> str:
+    """The cache key of the card back (it changes only with RENDER_VERSION)."""
+    if size not in SIZES:
+        raise ValueError(f"unknown card image size {size!r}; use one of {sorted(SIZES)}")
+    payload = {"render": RENDER_VERSION, "kind": "back", "size": size}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def back_png(size: str = "full") -> bytes:
+    """The card back as PNG bytes, "full" or "thumb", cached on disk."""
+
+    def draw() -> bytes:
+        image = render_back()
+        if size != "full":
+            image = image.resize(SIZES[size], Image.Resampling.LANCZOS)
+        return _png(image)
+
+    return _cached(back_etag(size), draw)
 
 
 def card_png(card: Any, size: str = "full") -> bytes:

@@ -76,6 +76,12 @@ def card_image(request, code: str, size: str):
 
 
 @require_GET
+def card_back(request, size: str):
+    """The back every card shares (the table shows it for concealed cards)."""
+    return _png(request, images.back_etag(size), lambda: images.back_png(size))
+
+
+@require_GET
 def chip_image(request, code: str, side: int):
     chip = get_object_or_404(KickerChip, code=code)
     return _png(request, images.chip_etag(chip, side), lambda: images.chip_png(chip, side))
