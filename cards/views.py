@@ -6,7 +6,7 @@ from django.http import HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from cards import images, selectors
+from cards import images, panels, selectors
 from cards.models import Card, CardSet, KickerChip
 from cards.paging import CappedPaginator
 from cards.query import QuerySyntaxError
@@ -32,8 +32,17 @@ def card_grid(request):
 
 @require_GET
 def card_detail(request, code: str):
+    """A card: its face and facts, the cards before and after it in its set, and what the apps
+    above the catalogue add (your decks and collections: `cards.panels`)."""
     card = get_object_or_404(Card.objects.select_related("card_set"), code=code)
-    return render(request, "cards/card_detail.html", {"card": card})
+    in_set = Card.objects.filter(card_set=card.card_set_id).only("code", "name", "number")
+    context = {
+        "card": card,
+        "previous": in_set.filter(number__lt=card.number).order_by("-number").first(),
+        "next": in_set.filter(number__gt=card.number).order_by("number").first(),
+        "panels": panels.render(request, card),
+    }
+    return render(request, "cards/card_detail.html", context)
 
 
 @require_GET

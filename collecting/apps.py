@@ -7,3 +7,10 @@ class CollectingConfig(AppConfig):
 
     name = "collecting"
     verbose_name = "Collections"
+
+    def ready(self) -> None:
+        # The card page shows my copies of a card and adds one (cards/panels.py).
+        from cards import panels
+        from collecting import card_page
+
+        panels.provide("collections", card_page.panel)

@@ -2,6 +2,7 @@
 
 from django.urls import path, register_converter
 
+from collecting import card_page
 from collecting import views as collection_views
 
 
@@ -22,6 +23,7 @@ urlpatterns = [
     path("collections/", collection_views.collection_list, name="collections"),
     path("collections/wishlist/", collection_views.wishlist, name="wishlist"),
     path("collections/trades/", collection_views.trades, name="trades"),
+    path("collections/add-card/<str:code>/", card_page.add_card, name="add-card"),
     path("collections/practice-booster/", collection_views.practice, name="practice-booster"),
     path("collections/<int:pk>/", collection_views.collection_detail, name="collection-detail"),
     path(

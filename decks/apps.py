@@ -9,8 +9,12 @@ class DecksConfig(AppConfig):
     def ready(self) -> None:
         # Collections sit below decks and do not import them; hand them what they take from
         # decks (collecting/hooks.py).
+        from cards import panels
         from collecting import hooks
+        from decks import card_page
         from decks.engine_catalogue import engine_catalogue
         from decks.ownership import deck_use
 
         hooks.provide(deck_use=deck_use, engine_catalogue=engine_catalogue)
+        # The card page shows my decks that use a card and adds it to one (cards/panels.py).
+        panels.provide("decks", card_page.panel)

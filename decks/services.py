@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Sum
 
 from cards.models import Card, CardSet, KickerChip
 from config.api import DomainError
@@ -476,3 +477,27 @@ def draft_pick(*, pod: DraftPod, user, code: str) -> DraftPod:
     draft.run_bots(engine_catalogue(), bots)
     _persist(pod, draft, bots)
     return pod
+
+
+@transaction.atomic
+def deck_add_card(*, deck: Deck, card: Card) -> int:
+    """One more copy of `card` in `deck` (the card page's "add to a deck"); the copies now.
+
+    Refused, with nothing written, when the deck already holds as many copies of the card's name
+    as its format allows (reprints count against the same limit, as legality counts them).
+    """
+    Deck.objects.select_for_update().filter(pk=deck.pk).first()
+    cards, _chips = deck_contents(deck)
+    variants, _problems = formats.parse_format(deck.format)
+    limit = formats.copy_limit(card.rarity, variants)
+    same_name = deck.entries.filter(card__name=card.name).aggregate(n=Sum("qty"))["n"] or 0
+    if limit is not None and same_name >= limit:
+        raise DomainError(
+            f"{deck.name} already has {same_name} {card.name}: "
+            f"{formats.format_label(deck.format)} allows at most {limit}.",
+            code="copy_limit",
+            attr="deck",
+        )
+    qty = cards.get(card.code, 0) + 1
+    deck_set_quantity(deck=deck, card=card.code, qty=qty)
+    return qty

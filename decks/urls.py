@@ -1,6 +1,6 @@
 from django.urls import path
 
-from decks import views
+from decks import card_page, views
 
 app_name = "decks"
 urlpatterns = [
@@ -16,6 +16,7 @@ urlpatterns = [
     path("<int:pk>/export/<str:kind>/", views.deck_export, name="export"),
     path("<int:pk>/wishlist/", views.deck_wishlist, name="wishlist"),
     path("s/<str:slug>/", views.deck_shared, name="shared"),
+    path("add-card/<str:code>/", card_page.add_card, name="add-card"),
     path("sealed/", views.sealed, name="sealed"),
     path("pools/<int:pk>/", views.pool_detail, name="pool-detail"),
     path("drafts/", views.draft_list, name="draft-list"),
