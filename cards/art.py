@@ -21,6 +21,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypedDict
 
 from PIL import Image, ImageDraw
 
@@ -99,6 +100,17 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
 
 def _jitter(rng: random.Random, color: RGB, amount: int = 18) -> RGB:
     return tuple(max(0, min(255, c + rng.randint(-amount, amount))) for c in color)  # type: ignore[return-value]
+
+
+class Stroke(TypedDict):
+    """The outline every shape of a subject gets: ink, `width` pixels."""
+
+    outline: RGB
+    width: int
+
+
+def _stroke(width: int) -> Stroke:
+    return {"outline": INK, "width": max(1, width)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,7 +309,7 @@ def _paint_dude(
     skin = _jitter(rng, rng.choice(SKIN), 8)
     hair = rng.choice(HAIR)
     coat = _jitter(rng, coat, 16)
-    line = {"outline": INK, "width": max(2, round(u * 0.8))}
+    line = _stroke(max(2, round(u * 0.8)))
     # Shoulders and coat, lapels, shirt.
     shoulders = head_w * rng.uniform(2.3, 2.9)
     top = cy + head_r * 1.05
@@ -466,7 +478,7 @@ def _hat(
     u: float,
     faction: str,
     accent: RGB,
-    line: dict,
+    line: Stroke,
 ) -> None:
     styles = ["stetson", "flat", "bowler", "top", "sombrero", "derby-brim", "bare"]
     style = "kepi" if faction == "cavalry" and rng.random() < 0.8 else rng.choice(styles)
@@ -601,7 +613,7 @@ def _revolver(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent:
     d = ImageDraw.Draw(img)
     steel = _jitter(rng, rng.choice(((150, 156, 166), (90, 94, 104), (214, 180, 70))), 10)
     grip = _jitter(rng, rng.choice(((110, 66, 36), (236, 228, 210), (60, 40, 30))), 10)
-    lw = {"outline": INK, "width": int(1.2 * u)}
+    lw = _stroke(int(1.2 * u))
     barrel = rng.uniform(32, 48)
     d.rectangle((30 * u, 34 * u, (30 + barrel + 12) * u, 42 * u), fill=steel, **lw)
     d.rounded_rectangle((18 * u, 32 * u, 40 * u, 52 * u), radius=int(3 * u), fill=steel, **lw)
@@ -617,7 +629,7 @@ def _long_gun(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent:
     d = ImageDraw.Draw(img)
     steel = _jitter(rng, (100, 104, 112), 14)
     wood = _jitter(rng, rng.choice(((128, 76, 38), (160, 104, 56), (90, 56, 30))), 10)
-    lw = {"outline": INK, "width": int(1.1 * u)}
+    lw = _stroke(int(1.1 * u))
     length = rng.uniform(60, 80)
     d.rectangle((20 * u, 44 * u, (20 + length) * u, 49 * u), fill=steel, **lw)
     if rng.random() < 0.5:  # double barrel
@@ -632,7 +644,7 @@ def _long_gun(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent:
 def _blade(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RGB) -> None:
     d = ImageDraw.Draw(img)
     steel = _jitter(rng, (200, 206, 214), 12)
-    lw = {"outline": INK, "width": int(1.1 * u)}
+    lw = _stroke(int(1.1 * u))
     length = rng.uniform(50, 70)
     d.polygon(
         [
@@ -662,7 +674,7 @@ def _badge(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RG
 def _bottle(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RGB) -> None:
     d = ImageDraw.Draw(img)
     glass = _jitter(rng, rng.choice(((120, 70, 30), (40, 90, 50), (150, 150, 160))), 12)
-    lw = {"outline": INK, "width": int(1.2 * u)}
+    lw = _stroke(int(1.2 * u))
     d.rounded_rectangle((34 * u, 40 * u, 66 * u, 90 * u), radius=int(8 * u), fill=glass, **lw)
     d.rectangle((44 * u, 18 * u, 56 * u, 42 * u), fill=glass, **lw)
     d.rectangle((43 * u, 12 * u, 57 * u, 20 * u), fill=(150, 110, 70), **lw)
@@ -673,7 +685,7 @@ def _bottle(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: R
 def _watch(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RGB) -> None:
     d = ImageDraw.Draw(img)
     gold = _jitter(rng, rng.choice(((214, 176, 60), (196, 200, 208))), 12)
-    lw = {"outline": INK, "width": int(1.3 * u)}
+    lw = _stroke(int(1.3 * u))
     d.ellipse((20 * u, 24 * u, 80 * u, 84 * u), fill=gold, **lw)
     d.ellipse((27 * u, 31 * u, 73 * u, 77 * u), fill=(246, 240, 222), **lw)
     d.ellipse((45 * u, 12 * u, 55 * u, 24 * u), outline=gold, width=int(2.5 * u))
@@ -719,7 +731,7 @@ def _coin(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RGB
 def _bag(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RGB) -> None:
     d = ImageDraw.Draw(img)
     leather = _jitter(rng, rng.choice(((140, 90, 50), (110, 70, 40), (170, 130, 80))), 12)
-    lw = {"outline": INK, "width": int(1.3 * u)}
+    lw = _stroke(int(1.3 * u))
     d.rounded_rectangle((18 * u, 34 * u, 82 * u, 84 * u), radius=int(10 * u), fill=leather, **lw)
     d.chord((18 * u, 22 * u, 82 * u, 58 * u), 180, 360, fill=_mix(leather, INK, 0.2), **lw)
     d.rectangle((18 * u, 38 * u, 82 * u, 44 * u), fill=_mix(leather, INK, 0.2))
@@ -735,7 +747,7 @@ def _bag(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RGB)
 def _paper(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RGB) -> None:
     d = ImageDraw.Draw(img)
     paper = _jitter(rng, (236, 222, 180), 10)
-    lw = {"outline": INK, "width": int(1.2 * u)}
+    lw = _stroke(int(1.2 * u))
     d.polygon(
         [(22 * u, 12 * u), (78 * u, 14 * u), (80 * u, 88 * u), (20 * u, 86 * u)], fill=paper, **lw
     )
@@ -755,7 +767,7 @@ def _paper(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RG
 def _spyglass(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RGB) -> None:
     d = ImageDraw.Draw(img)
     brass = _jitter(rng, (190, 150, 70), 12)
-    lw = {"outline": INK, "width": int(1.3 * u)}
+    lw = _stroke(int(1.3 * u))
     for x in (18, 54):
         d.ellipse((x * u, 34 * u, (x + 28) * u, 62 * u), fill=brass, **lw)
         d.ellipse(((x + 5) * u, 39 * u, (x + 23) * u, 57 * u), fill=(120, 170, 200), **lw)
@@ -765,7 +777,7 @@ def _spyglass(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent:
 def _dynamite(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RGB) -> None:
     d = ImageDraw.Draw(img)
     red = _jitter(rng, (176, 40, 34), 14)
-    lw = {"outline": INK, "width": int(1.2 * u)}
+    lw = _stroke(int(1.2 * u))
     for i in range(rng.randint(2, 4)):
         x = 26 * u + i * 13 * u
         d.rounded_rectangle((x, 36 * u, x + 12 * u, 86 * u), radius=int(3 * u), fill=red, **lw)
@@ -872,7 +884,7 @@ def _crossed_guns(img: Image.Image, rng: random.Random, u: float, coat: RGB, acc
 
 def _flag(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RGB) -> None:
     d = ImageDraw.Draw(img)
-    lw = {"outline": INK, "width": int(1.2 * u)}
+    lw = _stroke(int(1.2 * u))
     d.rectangle((20 * u, 8 * u, 24 * u, 92 * u), fill=(110, 80, 50), **lw)
     wave = rng.uniform(3, 7)
     top = [(24 * u + i * 6 * u, 12 * u + math.sin(i * 0.9) * wave * u) for i in range(10)]
@@ -906,7 +918,7 @@ def _chain(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RG
 def _horn(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RGB) -> None:
     d = ImageDraw.Draw(img)
     brass = _jitter(rng, (214, 176, 60), 12)
-    lw = {"outline": INK, "width": int(1.2 * u)}
+    lw = _stroke(int(1.2 * u))
     d.polygon(
         [
             (14 * u, 48 * u),

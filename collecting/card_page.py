@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q, Sum
+from django.db.models import Q, QuerySet, Sum
 from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
@@ -17,9 +17,10 @@ from collecting.models import Collection
 from config.api import DomainError
 
 
-def _mine(request: HttpRequest, card: Card):
+def _mine(request: HttpRequest, card: Card) -> QuerySet[Collection]:
+    """My collections, each with `copies`: how many of the card it holds (None: none)."""
     return (
-        Collection.objects.filter(owner=request.user)
+        Collection.objects.filter(owner=request.user.pk)
         .annotate(copies=Sum("entries__quantity", filter=Q(entries__card=card)))
         .order_by("name")
     )

@@ -31,7 +31,7 @@ def panel(request: HttpRequest, card: Card) -> str:
     context = {
         "card": card,
         "decks": decks,
-        "using": [d for d in decks if d.copies],  # type: ignore[attr-defined]
+        "using": [d for d in decks if d.copies],
     }
     return render_to_string("decks/_card_panel.html", context, request=request)
 
