@@ -54,8 +54,13 @@ def test_set_page_and_card_page_fit_the_screen_without_console_errors(
     page.screenshot(path=str(SHOTS / f"set-HSD-{width}.png"))
     assert overflow(page) == 0
 
-    page.goto("/sets/DMH/")
-    assert overflow(page) == 0
+    for path in ("/sets/DMH/", "/sets/", "/cards/", "/cards/?q=f:law", "/kicker-chips/HSD-K01/"):
+        page.goto(path)
+        assert overflow(page) == 0, path
+        assert page.locator("img:not([alt]), img[alt='']").count() == 0, path
+    expect(page.locator(".chip-sides img").first).to_have_attribute(
+        "alt", "Kicker chip HSD-K01, side 1: +1 smarts"
+    )
 
     page.goto("/cards/HSD-012/")
     expect(page.locator("img.face")).to_have_attribute("alt", "Henry Meek")
