@@ -597,9 +597,12 @@ def _paint_prop(
     span = int(h * 0.9)
     layer = Image.new("RGBA", (span, span), (0, 0, 0, 0))
     painter(layer, rng, span / 100, coat, accent)
-    layer = layer.rotate(rng.uniform(-24, 24), resample=Image.Resampling.BICUBIC)
-    scale = rng.uniform(1.05, 1.3)
-    layer = layer.resize((int(span * scale), int(span * scale)), Image.Resampling.BILINEAR)
+    # expand: a turned long gun keeps its muzzle and stock.
+    layer = layer.rotate(rng.uniform(-24, 24), resample=Image.Resampling.BICUBIC, expand=True)
+    scale = rng.uniform(0.95, 1.15)
+    layer = layer.resize(
+        (int(layer.width * scale), int(layer.height * scale)), Image.Resampling.BILINEAR
+    )
     x = int(w / 2 - layer.width / 2 + rng.uniform(-0.2, 0.2) * w)
     y = int(h * 0.5 - layer.height / 2)
     # Its shadow on the ground first.
