@@ -135,10 +135,8 @@ class FactionTerm:
                 self.position,
             )
         known = sorted(set(factions), key=str.casefold)
-        raise QuerySyntaxError(
-            f"No faction is called '{self.value}'; the factions are {_either(known, 'and')}.",
-            self.position,
-        )
+        listed = f"the factions are {_either(known, 'and')}" if known else "no card has one"
+        raise QuerySyntaxError(f"No faction is called '{self.value}'; {listed}.", self.position)
 
 
 def _fold(text: str) -> str:

@@ -368,6 +368,13 @@ def test_faction_prefix_of_two_factions_is_an_error_naming_both(cards):
     assert find(cards, 'f:"law dogs"') == {WYATT}  # a whole name is never ambiguous
 
 
+def test_faction_in_a_catalogue_without_factions_is_an_error_saying_so(cards):
+    Card.objects.update(faction="")
+    with pytest.raises(QuerySyntaxError) as caught:
+        find(cards, "f:law")
+    assert caught.value.message == "No faction is called 'law'; no card has one."
+
+
 def test_faction_that_no_card_has_is_an_error_listing_the_factions(cards):
     with pytest.raises(QuerySyntaxError) as caught:
         find(cards, "f:lawyers")
@@ -459,3 +466,15 @@ def test_apply_never_needs_distinct(cards):
     assert not queryset.query.distinct
     codes = list(queryset.values_list("code", flat=True))
     assert len(codes) == len(set(codes)) == 6
+
+
+def test_f_law_in_the_shipped_catalogue_is_the_28_law_dogs_not_58(api_client, catalogue):
+    """Issue #17: `f:law` found the Outlaws too (58 cards, "Outlaws" contains "law")."""
+    response = api_client.get("/api/v1/cards/", {"q": "f:law", "limit": 100})
+    assert response.status_code == 200
+    factions = {card["faction"] for card in response.json()["results"]}
+    assert (response.json()["count"], factions) == (28, {"Law Dogs"})
+    wrong = api_client.get("/api/v1/cards/", {"q": "t:dude f:lawyers"})
+    assert wrong.status_code == 400
+    assert wrong.json()["errors"][0]["code"] == "invalid_query"
+    assert wrong.json()["errors"][0]["position"] == 9
