@@ -51,6 +51,7 @@ STAT_HEADER_HEIGHT = 28
 TEXT_BOX_DUDE: Box = (MARGIN, 570, 602, 810)
 TEXT_BOX_OTHER: Box = (MARGIN, 466, 602, 810)
 TEXT_PADDING = 18
+FLAVOR_SIZES = range(20, 13, -2)
 FOOTER_Y = 834
 FRAME_SAMPLE = (12, 440)  # inside the frame band, clear of every panel
 
@@ -58,6 +59,7 @@ FRAME_SAMPLE = (12, 440)  # inside the frame band, clear of every panel
 INK = (38, 27, 20)
 PARCHMENT = (246, 236, 210)
 PAPER = (252, 248, 238)
+FLAVOR_INK = (112, 84, 60)
 KEYLINE = (24, 17, 12)
 FRAME_COLORS = {
     "dude": (122, 42, 28),  # oxblood
@@ -112,6 +114,7 @@ class CardFace:
     luck: int
     kicker_limit: int
     text: str
+    flavor: str = ""
 
     @property
     def is_dude(self) -> bool:
@@ -149,6 +152,7 @@ def card_face(card: Any) -> CardFace:
         luck=int(getattr(card, "luck", 0) or 0),
         kicker_limit=int(getattr(card, "kicker_limit", 0) or 0),
         text=str(getattr(card, "text", "") or ""),
+        flavor=str(getattr(card, "flavor", "") or ""),
     )
 
 
@@ -506,16 +510,38 @@ def _draw_stats(draw: ImageDraw.ImageDraw, face: CardFace) -> None:
 
 
 def _draw_text_box(draw: ImageDraw.ImageDraw, face: CardFace, box: Box) -> None:
+    """Ability text, and the flavor text under a rule in muted ink: at the foot of the box
+    (a third of it at most) below ability text, or in the middle of a box with none."""
     draw.rounded_rectangle(box, radius=12, fill=PARCHMENT, outline=KEYLINE, width=3)
-    if not face.text.strip():
-        return
     x0, y0, x1, y1 = text_area(box)
-    fnt, lines = fit_text(face.text, x1 - x0, y1 - y0)
+    text, flavor = face.text.strip(), face.flavor.strip()
+    if flavor:
+        room = (y1 - y0) // 3 if text else y1 - y0
+        fnt, lines = fit_text(flavor, x1 - x0, room, FLAVOR_SIZES if text else range(26, 13, -2))
+        height = line_height(int(fnt.size)) * len(lines)
+        y = y1 - height if text else y0 + (y1 - y0 - height) // 2
+        _draw_lines(draw, lines, fnt, x0, y, FLAVOR_INK)
+        if text:
+            draw.line((x0 + 40, y - 9, x1 - 40, y - 9), fill=FLAVOR_INK, width=1)
+            y1 = y - 18
+    if text:
+        fnt, lines = fit_text(text, x1 - x0, y1 - y0)
+        step = line_height(int(fnt.size))
+        # Short texts sit in the middle of their room; long ones start at the top.
+        _draw_lines(draw, lines, fnt, x0, y0 + max(0, (y1 - y0 - step * len(lines)) // 2), INK)
+
+
+def _draw_lines(
+    draw: ImageDraw.ImageDraw,
+    lines: list[str],
+    fnt: ImageFont.FreeTypeFont,
+    x: int,
+    y: int,
+    fill: tuple[int, int, int],
+) -> None:
     step = line_height(int(fnt.size))
-    # Short texts sit in the middle of the box; long ones start at the top.
-    y = y0 + max(0, (y1 - y0 - step * len(lines)) // 2)
     for line in lines:
-        draw.text((x0, y), line, font=fnt, fill=INK)
+        draw.text((x, y), line, font=fnt, fill=fill)
         y += step
 
 

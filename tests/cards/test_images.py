@@ -310,6 +310,39 @@ def test_very_long_text_renders_without_spilling_out_of_its_box(card):
     assert {image.getpixel((x, below)) for x in range(40, 590)} == {frame}
 
 
+def colours(image: Image.Image) -> set[tuple[int, int, int]]:
+    return {colour for _count, colour in image.getcolors(maxcolors=1 << 20)}
+
+
+def _inks(image: Image.Image, box: images.Box) -> set[tuple[int, int, int]]:
+    return colours(image.crop(images.text_area(box)))
+
+
+def test_flavor_text_prints_in_muted_ink_under_the_ability_text():
+    plain = images.render_card(dude())
+    flavored = images.render_card(dude(flavor="Measures every stranger twice."))
+    assert images.FLAVOR_INK not in _inks(plain, images.TEXT_BOX_DUDE)
+    assert images.FLAVOR_INK in _inks(flavored, images.TEXT_BOX_DUDE)
+    # The ability text is still there, in ink, above it.
+    x0, y0, x1, y1 = images.text_area(images.TEXT_BOX_DUDE)
+    top_half = flavored.crop((x0, y0, x1, (y0 + y1) // 2))
+    assert images.INK in colours(top_half)
+
+
+def test_a_vanilla_dude_shows_its_flavor_text_in_the_middle_of_the_box():
+    image = images.render_card(dude(text="", flavor="Quiet as a church mouse."))
+    x0, y0, x1, y1 = images.text_area(images.TEXT_BOX_DUDE)
+    middle = image.crop((x0, (y0 + y1) // 2 - 20, x1, (y0 + y1) // 2 + 20))
+    assert images.FLAVOR_INK in colours(middle)
+
+
+@pytest.mark.parametrize("text", [LONG_TEXT, ""])
+def test_very_long_flavor_text_stays_inside_the_box(text):
+    image = images.render_card(dude(text=text, flavor=LONG_TEXT))
+    below = images.TEXT_BOX_DUDE[3] + 5
+    assert {image.getpixel((x, below)) for x in range(40, 590)} == {images.FRAME_COLORS["dude"]}
+
+
 def test_long_names_and_factions_shrink_to_fit():
     card = dude(name="Reverend Bartholomew Hezekiah Goodnight III", faction="Society " * 10)
     assert images.render_card(card).size == (630, 880)
