@@ -130,15 +130,15 @@ def paint(subject: Subject, size: tuple[int, int]) -> Image.Image:
     sky_name = rng.choice(SKY_ODDS.get(subject.type, SKY_ODDS["gear"]))
     coat, accent = faction_colors(subject.faction) if subject.faction else _unaligned(rng)
     image = _landscape(rng, size, sky_name, accent if subject.faction else None)
-    layer = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(layer)
     if subject.type == "dude":
-        _paint_dude(draw, rng, w * SS, h * SS, coat, accent, subject.faction.casefold())
+        layer = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+        _paint_dude(
+            ImageDraw.Draw(layer), rng, w * SS, h * SS, coat, accent, subject.faction.casefold()
+        )
+        layer = layer.resize(size, Image.Resampling.BOX)
+        image.paste(layer, (0, 0), layer)
     else:
-        painter = _pick_prop(subject, rng)
-        _paint_prop(layer, rng, w * SS, h * SS, painter, coat, accent)
-    layer = layer.resize(size, Image.Resampling.BILINEAR)
-    image.paste(layer, (0, 0), layer)
+        _paint_prop(image, rng, _pick_prop(subject, rng), coat, accent)
     return image
 
 
@@ -585,31 +585,24 @@ Prop = Callable[[Image.Image, random.Random, float, RGB, RGB], None]
 
 
 def _paint_prop(
-    target: Image.Image,
-    rng: random.Random,
-    w: int,
-    h: int,
-    painter: Prop,
-    coat: RGB,
-    accent: RGB,
+    image: Image.Image, rng: random.Random, painter: Prop, coat: RGB, accent: RGB
 ) -> None:
-    """The subject drawn about the origin on its own layer, then moved, turned and scaled."""
-    span = int(h * 0.9)
+    """The object painted at twice the size on its own layer, shrunk (smooth edges), turned,
+    moved, and laid on the picture over its shadow."""
+    w, h = image.size
+    span = int(h * 0.9) * SS
     layer = Image.new("RGBA", (span, span), (0, 0, 0, 0))
     painter(layer, rng, span / 100, coat, accent)
-    # expand: a turned long gun keeps its muzzle and stock.
+    side = int(span * rng.uniform(0.95, 1.15) / SS)
+    # Turned after shrinking: a quarter of the pixels to turn. expand: a turned long gun keeps
+    # its muzzle and stock.
+    layer = layer.resize((side, side), Image.Resampling.BOX)
     layer = layer.rotate(rng.uniform(-24, 24), resample=Image.Resampling.BICUBIC, expand=True)
-    scale = rng.uniform(0.95, 1.15)
-    layer = layer.resize(
-        (int(layer.width * scale), int(layer.height * scale)), Image.Resampling.BILINEAR
-    )
     x = int(w / 2 - layer.width / 2 + rng.uniform(-0.2, 0.2) * w)
     y = int(h * 0.5 - layer.height / 2)
-    # Its shadow on the ground first.
-    shadow = Image.new("RGBA", layer.size, (0, 0, 0, 0))
-    shadow.paste((20, 14, 10, 90), (0, 0), layer)
-    target.alpha_composite(shadow, (max(0, x + int(h * 0.03)), max(0, y + int(h * 0.04))))
-    target.alpha_composite(layer, (max(0, x), max(0, y)))
+    shade = layer.getchannel("A").point(lambda a: a * 90 // 255)
+    image.paste((20, 14, 10), (max(0, x + int(h * 0.03)), max(0, y + int(h * 0.04))), shade)
+    image.paste(layer, (max(0, x), max(0, y)), layer)
 
 
 def _revolver(img: Image.Image, rng: random.Random, u: float, coat: RGB, accent: RGB) -> None:
