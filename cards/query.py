@@ -129,7 +129,7 @@ class FactionTerm:
         if len(names) == 1:
             return begun
         if names:
-            shown = sorted({f for f in begun}, key=str.casefold)
+            shown = sorted(set(begun), key=str.casefold)
             raise QuerySyntaxError(
                 f"Faction '{self.value}' could be {_either(shown)}; type more of its name.",
                 self.position,
