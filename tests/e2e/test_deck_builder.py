@@ -119,6 +119,14 @@ def test_build_a_legal_deck_save_a_version_and_export(sized_page):
     page.goto("/decks/sealed/")
     fits(page)
     shot(page, "sealed")
+    page.click("#open-boosters")
+    page.wait_for_url("**/decks/pools/*/")
+    fits(page)
+    page.goto("/decks/drafts/")
+    fits(page)
+    page.goto("/decks/")
+    fits(page)
+    shot(page, "deck-list")
     assert page.console_errors == []
 
 
