@@ -139,6 +139,21 @@ def _chip_budget(deck: Deck, stats: dict) -> dict:
     }
 
 
+def _pictures() -> dict[str, str]:
+    """A card picture's address by size with CODE for the card: reversed once per response,
+    not once per card (the builder shows dozens)."""
+    return {size: reverse("cards:card-image", args=["CODE", size]) for size in ("full", "thumb")}
+
+
+def _with_pictures(rows: list[dict]) -> list[dict]:
+    pictures = _pictures()
+    for row in rows:
+        code = row["card"].code
+        row["full"] = pictures["full"].replace("CODE", code)
+        row["thumb"] = pictures["thumb"].replace("CODE", code)
+    return rows
+
+
 def _grouped(rows: list[dict]) -> list[dict]:
     """The deck's cards grouped by type (dudes, gear, fortunes), each with its count."""
     groups: list[dict] = []
@@ -162,8 +177,9 @@ def _panel_context(deck: Deck) -> dict:
     )
     return {
         "deck": deck,
-        "groups": _grouped(selectors.deck_rows(deck)),
+        "groups": _grouped(_with_pictures(selectors.deck_rows(deck))),
         "chip_rows": chips,
+        "edit_url": reverse("decks:edit", args=[deck.pk]),
         "chip_budget": _chip_budget(deck, stats),
         "problems": problems,
         "legal": not problems,
@@ -219,15 +235,24 @@ def _search_context(request, deck: Deck) -> dict:
     page = Paginator(cards, SEARCH_PAGE).get_page(request.GET.get("page"))
     in_deck, _ = selectors.deck_contents(deck)
     variants = _variants(deck)
-    results = [
-        {
-            "card": card,
-            "qty": in_deck.get(card.code, 0),
-            "buttons": _copy_buttons(deck, card, variants),
-        }
-        for card in page
-    ]
-    return {"q": q, "page": page, "results": results, "search_error": error}
+    results = _with_pictures(
+        [
+            {
+                "card": card,
+                "qty": in_deck.get(card.code, 0),
+                "buttons": _copy_buttons(deck, card, variants),
+            }
+            for card in page
+        ]
+    )
+    return {
+        "q": q,
+        "page": page,
+        "results": results,
+        "search_error": error,
+        "edit_url": reverse("decks:edit", args=[deck.pk]),
+        "search_url": reverse("decks:search", args=[deck.pk]),
+    }
 
 
 @login_required
