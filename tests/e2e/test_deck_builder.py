@@ -87,6 +87,9 @@ def test_build_a_legal_deck_save_a_version_and_export(sized_page):
     page.wait_for_selector("#legality[data-legal='true']")
     assert page.inner_text("#legality") == "Legal Standard deck"
     assert "the $50 rule is met" in page.inner_text("#chip-budget")
+    if page.label == "phone":  # the bar at the bottom follows the deck
+        bar = " ".join(page.inner_text("#deck-bar").split())
+        assert bar == "Legal · 54/54 cards · chips $50 See the deck ↓"
     fits(page)
     shot(page, "builder")
 
