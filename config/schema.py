@@ -209,6 +209,7 @@ OPERATIONS = {
     ("GET", "/api/v1/decks/{id}/stats/"): "get_deck_stats",
     ("GET", "/api/v1/decks/{id}/validate/"): "validate_deck",
     ("GET", "/api/v1/decks/{id}/versions/"): "list_deck_versions",
+    ("POST", "/api/v1/decks/{id}/versions/"): "save_deck_version",
     ("GET", "/api/v1/decks/{id}/versions/{number}/"): "get_deck_version",
     ("POST", "/api/v1/decks/{id}/wishlist/"): "wish_deck_missing",
     ("POST", "/api/v1/decks/import/"): "import_deck",

@@ -65,16 +65,16 @@ def deck_charts(stats: dict) -> list[SafeString]:
         bar_chart("Rarity", list(stats["by_rarity"].items())),
         bar_chart(
             "Mean dude stats",
-            [(k, v["mean"]) for k, v in stats["dude_stats"].items()],
+            [(k.replace("_", " "), v["mean"]) for k, v in stats["dude_stats"].items()],
             fmt="{:.1f}",
         ),
         bar_chart(
             "Opening hand odds (%)",
             [
-                ("dude", 100 * odds["dude"]),
-                ("+redraw", 100 * odds["dude_with_redraw"]),
-                ("dude+gear", 100 * odds["dude_and_gear"]),
-                ("+redraw", 100 * odds["dude_and_gear_with_redraw"]),
+                ("a dude", 100 * odds["dude"]),
+                ("with redraw", 100 * odds["dude_with_redraw"]),
+                ("dude + gear", 100 * odds["dude_and_gear"]),
+                ("with redraw", 100 * odds["dude_and_gear_with_redraw"]),
             ],
             fmt="{:.1f}",
             color="#2b5a8a",

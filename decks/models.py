@@ -60,6 +60,10 @@ class Deck(models.Model):
     is_public = models.BooleanField(default=False)
     slug = models.CharField(max_length=32, unique=True, default=new_slug, editable=False)
     version = models.PositiveIntegerField(default=0)
+    unsaved_changes = models.BooleanField(
+        default=False,
+        help_text="The builder changed the deck since its latest version was saved.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -72,6 +76,13 @@ class Deck(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("decks:detail", args=[self.pk])
+
+    @property
+    def format_label(self) -> str:
+        """The format by its human name, e.g. "Stud (sealed) + On Your Lonesome"."""
+        from simulator.engine.drifter.formats import format_label
+
+        return format_label(self.format)
 
 
 class DeckCard(models.Model):
@@ -101,10 +112,15 @@ class DeckKickerChip(models.Model):
 
 
 class DeckVersion(models.Model):
-    """A snapshot of the deck as saved: name, format, description, cards and chips by code."""
+    """A snapshot of the deck as saved: name, format, description, cards and chips by code.
+
+    A version is a save: every write through the API, and "Save version" in the builder (whose
+    one-click edits change the deck itself but make no version until then); docs/decks.md.
+    """
 
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
+    note = models.CharField(max_length=200, blank=True)
     snapshot = models.JSONField()
     created = models.DateTimeField(auto_now_add=True)
 

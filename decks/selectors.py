@@ -102,30 +102,48 @@ def version_get(deck: Deck, number: int) -> DeckVersion:
         raise Http404(f"No version {number} of this deck.") from None
 
 
-def _diff_map(old: dict[str, int], new: dict[str, int]) -> dict[str, list[dict[str, Any]]]:
-    added = [{"code": c, "qty": q} for c, q in new.items() if c not in old]
-    removed = [{"code": c, "qty": q} for c, q in old.items() if c not in new]
+def _diff_map(
+    old: dict[str, int], new: dict[str, int], names: dict[str, str]
+) -> dict[str, list[dict[str, Any]]]:
+    def name(code: str) -> str:
+        return names.get(code, code)
+
+    added = [{"code": c, "name": name(c), "qty": q} for c, q in new.items() if c not in old]
+    removed = [{"code": c, "name": name(c), "qty": q} for c, q in old.items() if c not in new]
     changed = [
-        {"code": c, "from": old[c], "to": new[c]} for c in new if c in old and old[c] != new[c]
+        {"code": c, "name": name(c), "from": old[c], "to": new[c]}
+        for c in new
+        if c in old and old[c] != new[c]
     ]
     return {"added": added, "removed": removed, "changed": changed}
 
 
 def version_diff(old: DeckVersion, new: DeckVersion) -> dict[str, Any]:
-    """What changed between two snapshots: cards and chips added, removed, changed; fields."""
+    """What changed between two snapshots: cards and chips added, removed, changed (each with
+    its name: a card's, or a kicker chip's colour, value and sides); the fields that changed."""
     a, b = old.snapshot, new.snapshot
     fields = {
         k: {"from": a.get(k), "to": b.get(k)}
         for k in ("name", "format", "description")
         if a.get(k) != b.get(k)
     }
+    codes = set(a.get("cards", {})) | set(b.get("cards", {}))
+    names = dict(Card.objects.filter(code__in=codes).values_list("code", "name"))
+    chip_codes = set(a.get("kicker_chips", {})) | set(b.get("kicker_chips", {}))
+    chip_names = {k.code: chip_name(k) for k in KickerChip.objects.filter(code__in=chip_codes)}
     return {
         "from": old.number,
         "to": new.number,
         "fields": fields,
-        "cards": _diff_map(a.get("cards", {}), b.get("cards", {})),
-        "kicker_chips": _diff_map(a.get("kicker_chips", {}), b.get("kicker_chips", {})),
+        "cards": _diff_map(a.get("cards", {}), b.get("cards", {}), names),
+        "kicker_chips": _diff_map(a.get("kicker_chips", {}), b.get("kicker_chips", {}), chip_names),
     }
+
+
+def chip_name(chip: KickerChip) -> str:
+    """A kicker chip as people name it: "green $25 chip (+8 luck / -8 luck)"."""
+    sides = " / ".join(f"{amount:+d} {stat}" for stat, amount in chip.sides)
+    return f"{chip.color} ${chip.value} chip ({sides})"
 
 
 def pool_list(*, owner) -> QuerySet[Pool]:

@@ -1,4 +1,5 @@
-"""Writes: decks (every save keeps a version), text import, sealed pools, draft pods.
+"""Writes: decks (every API save keeps a version; the builder's clicks wait for "Save
+version"), text import, sealed pools, draft pods.
 
 Services take keyword arguments, run in one transaction and raise a `DomainError` carrying every
 problem before writing anything when the input is bad.
@@ -68,22 +69,31 @@ def _check_entries(
     )
 
 
-def _snapshot(deck: Deck) -> DeckVersion:
+def _snapshot_of(deck: Deck) -> dict[str, Any]:
+    """The deck as a version keeps it."""
     cards, chips = deck_contents(deck)
+    return {
+        "name": deck.name,
+        "description": deck.description,
+        "format": deck.format,
+        "pool": deck.pool_id,
+        "cards": cards,
+        "kicker_chips": chips,
+    }
+
+
+def _snapshot(deck: Deck, note: str = "") -> DeckVersion:
     deck.version += 1
-    deck.save(update_fields=["version", "updated"])
+    deck.unsaved_changes = False
+    deck.save(update_fields=["version", "unsaved_changes", "updated"])
     return DeckVersion.objects.create(
-        deck=deck,
-        number=deck.version,
-        snapshot={
-            "name": deck.name,
-            "description": deck.description,
-            "format": deck.format,
-            "pool": deck.pool_id,
-            "cards": cards,
-            "kicker_chips": chips,
-        },
+        deck=deck, number=deck.version, note=note, snapshot=_snapshot_of(deck)
     )
+
+
+def _differs_from_latest(deck: Deck) -> bool:
+    latest = deck.versions.order_by("-number").first()
+    return latest is None or latest.snapshot != _snapshot_of(deck)
 
 
 def _write_contents(deck: Deck, cards: dict[Card, int], chips: dict[KickerChip, int]) -> None:
@@ -143,8 +153,14 @@ def deck_update(
     kicker_chips: Mapping[str, int] = UNSET,
     pool: Pool | None = UNSET,
     is_public: bool = UNSET,
+    keep_version: bool = True,
 ) -> Deck:
-    """Change a deck; any change is saved as a new version. Omitted fields stay as they are."""
+    """Change a deck. Omitted fields stay as they are.
+
+    With `keep_version` (every API write) a change is saved as a new version; without it (the
+    builder's one-click edits) the deck changes at once but the change waits in
+    `unsaved_changes` for `deck_version_save`.
+    """
     Deck.objects.select_for_update().filter(pk=deck.pk).first()
     deck.refresh_from_db()
     old_cards, old_chips = deck_contents(deck)
@@ -174,16 +190,49 @@ def deck_update(
     if new_cards != old_cards or new_chips != old_chips:
         _write_contents(deck, card_rows, chip_rows)
         changed = True
-    if changed:
+    if changed and keep_version:
         _snapshot(deck)
+    elif changed:
+        deck.unsaved_changes = _differs_from_latest(deck)
+        deck.save(update_fields=["unsaved_changes"])
     return deck
 
 
 @transaction.atomic
+def deck_version_save(*, deck: Deck, note: str = "") -> DeckVersion:
+    """Save the deck as it stands as a new version, with an optional note ("Save version").
+
+    A deck that is exactly its latest version has nothing to save: `nothing_to_save`.
+    """
+    Deck.objects.select_for_update().filter(pk=deck.pk).first()
+    deck.refresh_from_db()
+    note = (note or "").strip()
+    if len(note) > 200:
+        raise DomainError(
+            "A version note has at most 200 characters.", code="max_length", attr="note"
+        )
+    if not _differs_from_latest(deck):
+        if deck.unsaved_changes:
+            deck.unsaved_changes = False
+            deck.save(update_fields=["unsaved_changes"])
+        raise DomainError(
+            f"Nothing to save: the deck is as version {deck.version} left it.",
+            code="nothing_to_save",
+        )
+    return _snapshot(deck, note)
+
+
+@transaction.atomic
 def deck_set_quantity(
-    *, deck: Deck, card: str | None = None, kicker_chip: str | None = None, qty: int
+    *,
+    deck: Deck,
+    card: str | None = None,
+    kicker_chip: str | None = None,
+    qty: int,
+    keep_version: bool = False,
 ) -> Deck:
-    """Set one card's or chip's quantity (0 removes it): the builder's one-click edit."""
+    """Set one card's or chip's quantity (0 removes it): the builder's one-click edit, kept as
+    a version only when asked (`keep_version`) or saved later (`deck_version_save`)."""
     cards, chips = deck_contents(deck)
     target, code = (cards, card) if card else (chips, kicker_chip)
     if not code:
@@ -194,7 +243,7 @@ def deck_set_quantity(
         target[code] = qty
     else:
         target.pop(code, None)
-    return deck_update(deck=deck, cards=cards, kicker_chips=chips)
+    return deck_update(deck=deck, cards=cards, kicker_chips=chips, keep_version=keep_version)
 
 
 @transaction.atomic
@@ -207,14 +256,18 @@ def deck_import_text(
     *,
     owner,
     text: str,
-    name: str,
-    fmt: str | Iterable[str] = formats.STANDARD,
+    name: str = "",
+    fmt: str | Iterable[str] | None = None,
     description: str = "",
     pool: Pool | None = None,
     deck: Deck | None = None,
 ) -> Deck:
     """A deck from a deck list (or replace `deck`'s contents); every bad line is reported and
-    nothing is written if any line is wrong."""
+    nothing is written if any line is wrong.
+
+    A name or format left out is read from the list's header as our export writes it
+    (`# <name>`, `# Format: <format>`), else "Imported deck" and standard.
+    """
     parsed = parse_text(text, engine_catalogue())
     problems: list[formats.Problem] = list(parsed.problems)
     if problems:
@@ -225,8 +278,8 @@ def deck_import_text(
         )
     return deck_create(
         owner=owner,
-        name=name,
-        fmt=fmt,
+        name=(name or "").strip() or parsed.name or "Imported deck",
+        fmt=fmt or parsed.format or formats.STANDARD,
         description=description,
         cards=dict(parsed.cards),
         kicker_chips=dict(parsed.kicker_chips),

@@ -2,32 +2,44 @@
 
 ::
 
-    # Dust and Lead        <- comments start with #
+    # Dust and Lead        <- comments start with #; a first line like this names the deck
+    # Format: Standard     <- and this one gives its format (by its name, as export writes)
     3 Henry Meek [HSD-012] <- quantity, name, code in brackets: the code wins
     2 Plains Saddle        <- a name alone is fine if exactly one card has it
     1x HSD-044             <- a bare code, and an optional x after the quantity
     Kicker chips:          <- what follows are kicker chips
     2 [HSD-K01]
 
-Reading reports every bad line by number; nothing is half-read. Writing then reading gives the
-same cards and chips.
+Reading reports every bad line by number, with the closest card names for a name it does not
+know; nothing is half-read. Writing then reading gives the same name, format, cards and chips.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from simulator.engine.drifter.cards import Catalogue
-from simulator.engine.drifter.formats import MAX_ENTRIES, MAX_QTY, Problem, format_label
+from simulator.engine.drifter.formats import (
+    FORMAT_LABELS,
+    MAX_ENTRIES,
+    MAX_QTY,
+    Problem,
+    format_label,
+    format_name,
+)
 
 _LINE = re.compile(r"^(?P<qty>[+-]?\d+(?:[.,]\d+)?)\s*[xX]?\s+(?P<rest>.+)$")
 _BRACKET = re.compile(r"^(?P<name>.*?)\s*\[(?P<code>[^\]]+)\]\s*$")
 _BARE_CODE = re.compile(r"^[A-Za-z0-9]+-K?\d+$")
 _CHIP_HEADER = re.compile(r"^kicker\s*chips?\s*:?\s*$", re.IGNORECASE)
 _CARD_HEADER = re.compile(r"^(cards|deck|dudes|gear|fortunes?)\s*:?\s*$", re.IGNORECASE)
+_FORMAT_LINE = re.compile(r"^#\s*format\s*:\s*(?P<label>.+?)\s*$", re.IGNORECASE)
+_FORMAT_BY_LABEL = {label.casefold(): key for key, label in FORMAT_LABELS.items()}
 MAX_LINES = 5000
+SUGGESTIONS = 3
 
 
 @dataclass
@@ -35,6 +47,9 @@ class ParsedDeck:
     cards: Counter[str] = field(default_factory=Counter)
     kicker_chips: Counter[str] = field(default_factory=Counter)
     problems: list[Problem] = field(default_factory=list)
+    # from the header our export writes: "# <name>" first, then "# Format: <label>"
+    name: str | None = None
+    format: str | None = None
 
 
 def _names(catalogue: Catalogue) -> dict[str, list[str]]:
@@ -42,6 +57,39 @@ def _names(catalogue: Catalogue) -> dict[str, list[str]]:
     for card in catalogue.cards:
         index.setdefault(card.name.casefold(), []).append(card.code)
     return index
+
+
+def closest_names(name: str, catalogue: Catalogue, n: int = SUGGESTIONS) -> list[str]:
+    """The card names nearest to `name` (a misspelling: "Wyat Earp" -> ["Wyatt Earp"])."""
+    by_key = {card.name.casefold(): card.name for card in catalogue.cards}
+    keys = difflib.get_close_matches(name.casefold(), list(by_key), n=n, cutoff=0.6)
+    return [by_key[k] for k in keys]
+
+
+def _format_of(label: str) -> str | None:
+    """The format a header line names ("Stud (sealed) + On Your Lonesome"), or None."""
+    keys = [_FORMAT_BY_LABEL.get(part.strip().casefold()) for part in label.split("+")]
+    if not keys or None in keys:
+        return None
+    return format_name(k for k in keys if k)
+
+
+def _header(lines: list[str]) -> tuple[str | None, str | None]:
+    """The deck's name and format from the comment lines that open an exported list."""
+    name = fmt = None
+    for number, raw in enumerate(lines):
+        line = raw.strip()
+        if not line:
+            continue
+        if not line.startswith("#"):
+            break
+        m = _FORMAT_LINE.match(line)
+        if m:
+            fmt = _format_of(m["label"])
+            break
+        if number == 0:  # the name is the list's very first line
+            name = line.lstrip("#").strip()[:100] or None
+    return name, fmt
 
 
 def parse_text(text: str, catalogue: Catalogue) -> ParsedDeck:
@@ -54,6 +102,7 @@ def parse_text(text: str, catalogue: Catalogue) -> ParsedDeck:
         )
         return out
     names = _names(catalogue)
+    out.name, out.format = _header(lines)
     in_chips = False
     for number, raw in enumerate(lines, start=1):
         line = raw.split("#", 1)[0].strip()
@@ -106,7 +155,17 @@ def parse_text(text: str, catalogue: Catalogue) -> ParsedDeck:
             continue
         matches = names.get(name.casefold(), [])
         if not matches:
-            bad("unknown_card", f"there is no card named {name!r}.")
+            near = closest_names(name, catalogue)
+            hint = f" Did you mean {' or '.join(near)}?" if near else ""
+            out.problems.append(
+                Problem(
+                    "unknown_card",
+                    f"Line {number}: there is no card named {name!r}.{hint}",
+                    attr="text",
+                    line=number,
+                    suggestions=tuple(near) or None,
+                )
+            )
         elif len(matches) > 1:
             bad(
                 "ambiguous_card",

@@ -12,6 +12,7 @@ urlpatterns = [
     path("<int:pk>/build/search/", views.deck_search, name="search"),
     path("<int:pk>/build/edit/", views.deck_edit, name="edit"),
     path("<int:pk>/settings/", views.deck_settings, name="settings"),
+    path("<int:pk>/versions/", views.deck_version_save, name="version-save"),
     path("<int:pk>/delete/", views.deck_delete, name="delete"),
     path("<int:pk>/export/<str:kind>/", views.deck_export, name="export"),
     path("<int:pk>/wishlist/", views.deck_wishlist, name="wishlist"),

@@ -110,8 +110,9 @@ class DeckListSerializer(serializers.ModelSerializer):
         model = Deck
         fields = [
             "id", "name", "description", "format", "format_label", "pool", "is_public",
-            "share_url", "version", "created", "updated",
+            "share_url", "version", "unsaved_changes", "created", "updated",
         ]  # fmt: skip
+        read_only_fields = ["unsaved_changes"]
 
     def get_format_label(self, deck: Deck) -> str:
         return formats.format_label(deck.format)
@@ -166,8 +167,11 @@ class DeckWriteSerializer(StrictJSON, serializers.Serializer):
 
 
 class DeckImportSerializer(StrictJSON, serializers.Serializer):
-    name = serializers.CharField(max_length=100)
-    format = serializers.CharField(max_length=100, default=formats.STANDARD)
+    """A deck list; `name` and `format` default to the list's `# <name>` and `# Format:` header
+    lines (as the text export writes them), else "Imported deck" and standard."""
+
+    name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    format = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     description = serializers.CharField(
         max_length=5000, required=False, default="", allow_blank=True
     )
@@ -212,11 +216,26 @@ class DeckVersionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = DeckVersion
-        fields = ["number", "created", "snapshot"]
+        fields = ["number", "note", "created", "snapshot"]
+
+
+class VersionSaveSerializer(StrictJSON, serializers.Serializer):
+    """Save the deck as it stands as a new version, with an optional note."""
+
+    note = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class DiffEntryNamedSerializer(EntrySerializer):
+    name = serializers.CharField(
+        help_text="The card's name; a kicker chip's colour, value and sides."
+    )
 
 
 class QtyChangeSerializer(serializers.Serializer):
     code = serializers.CharField()
+    name = serializers.CharField(
+        help_text="The card's name; a kicker chip's colour, value and sides."
+    )
 
     def get_fields(self):
         fields = super().get_fields()
@@ -226,8 +245,8 @@ class QtyChangeSerializer(serializers.Serializer):
 
 
 class DiffEntrySerializer(serializers.Serializer):
-    added = EntrySerializer(many=True)
-    removed = EntrySerializer(many=True)
+    added = DiffEntryNamedSerializer(many=True)
+    removed = DiffEntryNamedSerializer(many=True)
     changed = QtyChangeSerializer(many=True)
 
 

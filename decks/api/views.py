@@ -106,11 +106,26 @@ class DeckViewSet(viewsets.ModelViewSet):
         """Counts, cost curve, dude stats, kicker-chip modifiers, chips to field, hand odds."""
         return Response(selectors.deck_statistics(self.get_object()))
 
-    @extend_schema(responses={200: s.DeckVersionSerializer(many=True)})
-    @action(detail=True, methods=["get"], filter_backends=[])  # deck filters are not theirs
+    @extend_schema(
+        methods=["GET"], request=None, responses={200: s.DeckVersionSerializer(many=True)}
+    )
+    @extend_schema(
+        methods=["POST"],
+        request=s.VersionSaveSerializer,
+        responses={201: s.DeckVersionSerializer, 400: ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"], filter_backends=[])  # not the deck filters
     def versions(self, request, pk=None):
-        """Every saved version, newest first."""
+        """GET: every saved version, newest first. POST: save the deck as it stands as a new
+        version with an optional `note` (what the builder's "Save version" does after one-click
+        edits, which make no version of their own: see `unsaved_changes`); a deck that is as its
+        latest version has `nothing_to_save` (400)."""
         deck = self.get_object()
+        if request.method == "POST":
+            ser = s.VersionSaveSerializer(data=request.data)
+            ser.is_valid(raise_exception=True)
+            version = services.deck_version_save(deck=deck, note=ser.validated_data["note"])
+            return Response(s.DeckVersionSerializer(version).data, status=status.HTTP_201_CREATED)
         page = self.paginate_queryset(selectors.version_list(deck))
         return self.get_paginated_response(s.DeckVersionSerializer(page, many=True).data)
 

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from cards.models import Card
 from decks import services
 from decks.models import Deck, DeckCard, DeckVersion
 from tests.decks.conftest import entries
@@ -116,8 +117,9 @@ def test_every_save_keeps_a_version_and_two_can_be_compared(user_client, legal):
     versions = user_client.get(f"/api/v1/decks/{deck_id}/versions/").json()
     assert [v["number"] for v in versions["results"]] == [2, 1]
     diff = user_client.get(f"/api/v1/decks/{deck_id}/compare/?from=1&to=2").json()
-    assert {"code": b, "qty": 3} in diff["cards"]["removed"]
-    assert {"code": a, "from": 3, "to": 2} in diff["cards"]["changed"]
+    name = dict(Card.objects.filter(code__in=[a, b]).values_list("code", "name"))
+    assert {"code": b, "name": name[b], "qty": 3} in diff["cards"]["removed"]
+    assert {"code": a, "name": name[a], "from": 3, "to": 2} in diff["cards"]["changed"]
     assert any(e["code"] == "HSD-012" for e in diff["cards"]["added"] + diff["cards"]["changed"])
     assert diff["kicker_chips"] == {"added": [], "removed": [], "changed": []}
     assert (

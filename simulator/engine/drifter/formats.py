@@ -54,6 +54,17 @@ FORMAT_LABELS = {
     STUD: "Stud (sealed)",
     DRAW: "Draw (draft)",
 }
+# What each format changes, in a line for people choosing one.
+FORMAT_DESCRIPTIONS = {
+    STANDARD: "54 cards: up to 3 copies of a common, 2 of an uncommon, 1 of a rare; "
+    "kicker chips worth exactly $50.",
+    DEUCES_WILD: "Up to 2 copies of any card, whatever its rarity.",
+    TRES_AMIGOS: "Up to 3 copies of any card, whatever its rarity.",
+    ON_YOUR_LONESOME: "One copy of each card, whatever its rarity.",
+    STUD: "Built from six opened boosters: every card and chip from the pool, no copy limit, "
+    "no $50 rule.",
+    DRAW: "The deck is the drafted pool: all 54 cards and the six kicker chips.",
+}
 POOL_FORMATS = frozenset({STUD, DRAW})
 
 DECK_SIZE = 54
@@ -94,11 +105,19 @@ class Problem:
     qty: int | None = None
     limit: int | None = None
     line: int | None = None
+    # a deck list's unknown card name: the closest names in the catalogue
+    suggestions: tuple[str, ...] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The problem in the API's error shape: code, detail, attr, then any extras set."""
-        out = {"code": self.code, "detail": self.detail, "attr": self.attr}
-        out.update({k: v for k, v in asdict(self).items() if v is not None and k not in out})
+        out: dict[str, Any] = {"code": self.code, "detail": self.detail, "attr": self.attr}
+        out.update(
+            {
+                k: list(v) if isinstance(v, tuple) else v
+                for k, v in asdict(self).items()
+                if v is not None and k not in out
+            }
+        )
         return out
 
 
@@ -167,6 +186,19 @@ def format_name(variants: Iterable[str]) -> str:
 def format_label(fmt: str) -> str:
     """A human name for a canonical format string, e.g. 'Stud (sealed) + On Your Lonesome'."""
     return " + ".join(FORMAT_LABELS.get(n, n) for n in fmt.split("+"))
+
+
+def format_description(fmt: str) -> str:
+    """What a canonical format changes, in words: each of its variants' lines."""
+    return " ".join(FORMAT_DESCRIPTIONS.get(n, "") for n in fmt.split("+")).strip()
+
+
+def format_choices(pool_kind: str | None = None) -> list[str]:
+    """The formats a deck can be built in: with no pool, standard and each copy-limit variant;
+    from a Stud or Draw pool, that format alone or with one copy-limit variant."""
+    base = [pool_kind] if pool_kind in POOL_FORMATS else []
+    plain = [format_name(base)] if base else [STANDARD]
+    return plain + [format_name([*base, v]) for v in COPY_LIMITS]
 
 
 def copy_limit(rarity: str, variants: frozenset[str]) -> int | None:
