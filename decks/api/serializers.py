@@ -110,7 +110,7 @@ class DeckListSerializer(serializers.ModelSerializer):
         model = Deck
         fields = [
             "id", "name", "description", "format", "format_label", "pool", "is_public",
-            "share_url", "version", "created", "updated",
+            "listed", "share_url", "version", "created", "updated",
         ]  # fmt: skip
 
     def get_format_label(self, deck: Deck) -> str:
@@ -161,6 +161,9 @@ class DeckWriteSerializer(StrictJSON, serializers.Serializer):
     format = serializers.CharField(max_length=100, required=False)
     pool = serializers.IntegerField(required=False, allow_null=True)
     is_public = serializers.BooleanField(required=False)
+    listed = serializers.BooleanField(
+        required=False, help_text="Show the deck in the public deck list while it is public."
+    )
     cards = EntryListField(required=False)
     kicker_chips = EntryListField(required=False)
 
