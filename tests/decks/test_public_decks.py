@@ -96,9 +96,7 @@ def test_the_public_page_shows_pictures_legality_and_charts(decks):
     assert 'id="copy-deck"' not in body  # a visitor is asked to log in instead
 
 
-def test_copy_makes_a_private_copy_for_the_signed_in_and_changes_nothing_else(
-    decks, other_user
-):
+def test_copy_makes_a_private_copy_for_the_signed_in_and_changes_nothing_else(decks, other_user):
     web = Client()
     web.force_login(other_user)
     law = decks["law"]
