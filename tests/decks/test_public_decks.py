@@ -124,3 +124,27 @@ def test_the_owner_lists_a_deck_from_its_settings(user, catalogue):
     deck.refresh_from_db()
     assert deck.is_public and deck.listed and deck.version == 1  # sharing is not a new version
     assert deck.slug in _listed()
+
+
+def test_the_api_lists_public_decks_to_anyone_with_the_same_search(decks, api_client):
+    body = api_client.get("/api/v1/decks/public/").json()
+    assert body["count"] == 2
+    assert {d["slug"] for d in body["results"]} == {decks["law"].slug, decks["outlaws"].slug}
+    law = next(d for d in body["results"] if d["slug"] == decks["law"].slug)
+    assert law["owner"] == decks["law"].owner.username and law["factions"] == ["Law Dogs"]
+    assert law["share_url"].endswith(f"/api/v1/decks/shared/{decks['law'].slug}/")
+    assert "id" not in law and "pool" not in law  # nothing private
+    found = api_client.get("/api/v1/decks/public/", {"fmt": "tres_amigos"}).json()["results"]
+    assert [d["slug"] for d in found] == [decks["outlaws"].slug]
+    card = decks["law_cards"][0]
+    found = api_client.get("/api/v1/decks/public/", {"card": card.code}).json()["results"]
+    assert [d["slug"] for d in found] == [decks["law"].slug]
+
+
+@pytest.mark.parametrize(
+    ("query", "attr"), [({"fmt": "chess"}, "fmt"), ({"faction": "Space Pirates"}, "faction")]
+)
+def test_the_api_refuses_an_unknown_format_or_faction(decks, api_client, query, attr):
+    response = api_client.get("/api/v1/decks/public/", query)
+    assert response.status_code == 400
+    assert [e["attr"] for e in response.json()["errors"]] == [attr]
