@@ -9,7 +9,6 @@ from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from cards.models import Card
 from decks import selectors, services
 from decks.charts import deck_charts
 from simulator.engine.drifter import formats
@@ -48,7 +47,6 @@ def public_deck_list(request):
         "faction": faction,
         "formats": formats.FORMAT_LABELS,
         "factions": known_factions,
-        "card_names": Card.objects.order_by("name").values_list("name", flat=True).distinct(),
         "query": query.urlencode(),
     }
     return render(request, "decks/public/list.html", context)

@@ -148,3 +148,24 @@ def test_the_api_refuses_an_unknown_format_or_faction(decks, api_client, query, 
     response = api_client.get("/api/v1/decks/public/", query)
     assert response.status_code == 400
     assert [e["attr"] for e in response.json()["errors"]] == [attr]
+
+
+def test_the_list_reads_a_page_in_the_same_few_queries_however_many_decks(
+    user, catalogue, django_assert_max_num_queries
+):
+    codes = list(Card.objects.order_by("number").values_list("code", flat=True)[:6])
+    for i in range(20):
+        _deck(user, f"Deck {i:02}", codes)
+    with django_assert_max_num_queries(8):  # session-free visitor: count, page, factions, ...
+        assert len(_listed()) == 20
+
+
+def test_the_owners_deck_page_shows_the_full_link_with_a_copy_button_while_public(user, decks):
+    web = Client()
+    web.force_login(user)
+    body = web.get(f"/decks/{decks['law'].pk}/").content.decode()
+    link = f"http://testserver/decks/s/{decks['law'].slug}/"
+    assert f'href="{link}"' in body and f'data-copy="{link}"' in body
+    assert 'name="listed" checked' in body
+    private = web.get(f"/decks/{decks['private'].pk}/").content.decode()
+    assert 'id="share-link"' not in private
