@@ -71,9 +71,10 @@ def home(request):
         runs = list(run_list(owner=request.user)[:RECENT])
         for run in runs:
             run.game_title = games.get(run.game, run.game)
+        collections = collection_list(owner=request.user).order_by("-created_at", "-pk")
         context.update(
             recent_decks=deck_list(owner=request.user)[:RECENT],
-            recent_collections=collection_list(owner=request.user).order_by("-pk")[:RECENT],
+            recent_collections=collections[:RECENT],
             recent_runs=runs,
         )
     return render(request, "home.html", context)

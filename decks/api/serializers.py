@@ -158,24 +158,27 @@ class PublicDeckSerializer(serializers.ModelSerializer):
 
 
 class PublicDeckQuerySerializer(serializers.Serializer):
-    """The public deck list's search: every field optional."""
+    """The public deck list's search: every field optional; an empty one is no filter (as
+    the page's "any" choice)."""
 
     card = serializers.CharField(
         max_length=100,
         required=False,
+        allow_blank=True,
         help_text="Holds a card whose name contains this, or whose code is this.",
     )
     fmt = serializers.ChoiceField(
         choices=list(formats.FORMAT_LABELS.items()),
         required=False,
+        allow_blank=True,
         help_text="A format, or one variant of a joined format.",
     )
     faction = serializers.CharField(
-        max_length=40, required=False, help_text="Holds a card of this faction."
+        max_length=40, required=False, allow_blank=True, help_text="Holds a card of this faction."
     )
 
     def validate_faction(self, value: str) -> str:
-        if value not in selectors.factions():
+        if value and value not in selectors.factions():
             raise serializers.ValidationError("No card belongs to this faction.")
         return value
 

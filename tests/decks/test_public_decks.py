@@ -139,6 +139,8 @@ def test_the_api_lists_public_decks_to_anyone_with_the_same_search(decks, api_cl
     card = decks["law_cards"][0]
     found = api_client.get("/api/v1/decks/public/", {"card": card.code}).json()["results"]
     assert [d["slug"] for d in found] == [decks["law"].slug]
+    blank = api_client.get("/api/v1/decks/public/", {"fmt": "", "faction": "", "card": ""})
+    assert blank.json()["count"] == 2  # an empty field is "any", as on the page
 
 
 @pytest.mark.parametrize(
