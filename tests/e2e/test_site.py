@@ -218,6 +218,10 @@ def test_practice_booster_sign_up_and_tokens_pages_fit_and_read_right(page, widt
     page.click("button:text-is('Create a token')")
     message = page.locator(".messages").inner_text()
     assert "created" in message and "old one" not in message
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.click(".copy-link button.copy")
+    page.wait_for_selector(".copy-link .copied:text-is('Copied.')")
+    assert page.evaluate("navigator.clipboard.readText()") == page.inner_text("#token")
     page.click("button:text-is('Replace my token')")
     assert "the old one no longer works" in page.locator(".messages").inner_text()
     checks.page_ok("tokens-replaced")
