@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from cards import views
+from cards import suggest, views
 
 
 class SizeConverter:
@@ -30,6 +30,7 @@ app_name = "cards"
 urlpatterns = [
     path("cards/", views.card_grid, name="card-grid"),
     path("cards/back/<size:size>.png", views.card_back, name="card-back"),
+    path("cards/suggest/", suggest.suggest, name="suggest"),
     path("cards/<str:code>/", views.card_detail, name="card-detail"),
     path("cards/<str:code>/<size:size>.png", views.card_image, name="card-image"),
     path("sets/", views.set_list, name="set-list"),

@@ -15,8 +15,9 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from cards.models import Card, CardSet, KickerChip, StarterDeck
+from cards.models import Card, CardSet, StarterDeck
 from cards.query import QuerySyntaxError
+from cards.suggest import lookup
 from collecting import scans
 from collecting import selectors as collection_selectors
 from collecting import services as collection_services
@@ -342,22 +343,27 @@ def wishlist(request):
                 return render(request, "collecting/wishlist.html", context, status=400)
             collection_services.wishlist_remove(entry=get_object_or_404(entries, pk=pk))
             return redirect("collecting:wishlist")
-        code = request.POST.get("code", "").strip().upper()
-        card = Card.objects.filter(code=code).first()
-        chip = None if card else KickerChip.objects.filter(code=code).first()
-        if card is None and chip is None:
-            messages.error(request, f"No card or kicker chip {code!r}.")
-        else:
-            try:
-                result = collection_services.wishlist_add(
-                    owner=request.user,
-                    card=card,
-                    kicker_chip=chip,
-                    quantity=_int(request.POST.get("quantity"), 1),
-                )
-                messages.info(request, result.detail)
-            except DomainError as exc:
-                messages.error(request, exc.detail)
+        typed = request.POST.get("code", "").strip()[:120]
+        found = lookup(typed)
+        if found.card is None and found.kicker_chip is None:
+            context = {
+                "entries": entries,
+                "typed": typed,
+                "quantity": _int(request.POST.get("quantity"), 1),
+                "not_found": f"No card or kicker chip is called “{typed}”.",
+                "did_you_mean": found.suggestions,
+            }
+            return render(request, "collecting/wishlist.html", context, status=400)
+        try:
+            result = collection_services.wishlist_add(
+                owner=request.user,
+                card=found.card,
+                kicker_chip=found.kicker_chip,
+                quantity=_int(request.POST.get("quantity"), 1),
+            )
+            messages.info(request, result.detail)
+        except DomainError as exc:
+            messages.error(request, exc.detail)
         return redirect("collecting:wishlist")
     return render(request, "collecting/wishlist.html", {"entries": entries})
 

@@ -214,6 +214,7 @@ OPERATIONS = {
     ("POST", "/api/v1/decks/{id}/wishlist/"): "wish_deck_missing",
     ("POST", "/api/v1/decks/import/"): "import_deck",
     ("GET", "/api/v1/decks/shared/{slug}/"): "get_shared_deck",
+    ("GET", "/api/v1/decks/public/"): "list_public_decks",
     ("POST", "/api/v1/decks/validate/"): "validate_deck_list",
     ("GET", "/api/v1/pools/"): "list_pools",
     ("POST", "/api/v1/pools/"): "open_pool",

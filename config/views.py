@@ -1,5 +1,6 @@
-"""Site-wide pages: home with worker status, sign-up, log-in lockout, API tokens; and Django's
-error handlers, which answer in the API's error shape under /api/."""
+"""Site-wide pages: home (what to do, my recent work, a late worker), sign-up, log-in
+lockout, API tokens; and Django's error handlers, which answer in the API's error shape under
+/api/."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from rest_framework.decorators import api_view, permission_classes
 from rest_framework.response import Response
 
 from cards.models import Card, CardSet
+from collecting.selectors import collection_list
 from config.api import (
     DomainError,
     NulCharacter,
@@ -32,7 +34,10 @@ from config.api import (
     too_large_detail,
 )
 from config.schema import errors
+from decks.selectors import deck_list, public_deck_list
+from simulator.engine.core.registry import games as engine_games
 from simulator.models import WorkerPing
+from simulator.selectors import run_list
 from simulator.services import worker_ping_send
 
 PING_FRESH = timedelta(seconds=30)
@@ -43,22 +48,52 @@ def _api(request: HttpRequest) -> bool:
     return request.path_info.startswith("/api/")
 
 
+RECENT = 5
+# A ping younger than this may simply not have been answered yet: say nothing about it.
+PING_PATIENCE = timedelta(seconds=5)
+
+
 def home(request):
-    """The front page: what Drifter holds, and whether a worker answers."""
+    """The front page: what a visitor can do here; a signed-in person's recent decks,
+    collections and runs; and a word about simulations only when no worker answers."""
     latest = WorkerPing.objects.first()
     if latest is None or latest.created_at < timezone.now() - PING_FRESH:
         latest = worker_ping_send()
-    return render(
-        request,
-        "home.html",
-        {"ping": latest, "sets": CardSet.objects.all(), "card_count": Card.objects.count()},
+    context = {
+        "ping": latest,
+        "ping_late": _ping_late(latest),
+        "sets": CardSet.objects.all(),
+        "card_count": Card.objects.count(),
+        "public_deck_count": public_deck_list().count(),
+    }
+    if request.user.is_authenticated:
+        games = {name: spec.title for name, spec in engine_games().items()}
+        runs = list(run_list(owner=request.user)[:RECENT])
+        for run in runs:
+            run.game_title = games.get(run.game, run.game)
+        collections = collection_list(owner=request.user).order_by("-created_at", "-pk")
+        context.update(
+            recent_decks=deck_list(owner=request.user)[:RECENT],
+            recent_collections=collections[:RECENT],
+            recent_runs=runs,
+        )
+    return render(request, "home.html", context)
+
+
+def _ping_late(ping: WorkerPing | None) -> bool:
+    """Whether a worker has had time to answer `ping` and has not."""
+    return (
+        ping is not None
+        and ping.answered_at is None
+        and ping.created_at < timezone.now() - PING_PATIENCE
     )
 
 
 def worker_status(request, ping_id: int):
-    """The htmx fragment polled by the home page until the worker answers."""
+    """The htmx fragment polled by the home page until a worker answers: empty while all is
+    well, a notice in plain words once the worker is late."""
     ping = WorkerPing.objects.filter(pk=ping_id).first()
-    return render(request, "_worker_status.html", {"ping": ping})
+    return render(request, "_worker_status.html", {"ping": ping, "ping_late": _ping_late(ping)})
 
 
 @require_http_methods(["GET", "POST"])
@@ -117,8 +152,12 @@ def _token_replace(*, user) -> Token:
 @login_required
 @require_POST
 def token_rotate(request):
+    had_one = Token.objects.filter(user=request.user).exists()
     _token_replace(user=request.user)
-    messages.success(request, "A new API token was created; the old one no longer works.")
+    if had_one:
+        messages.success(request, "A new API token was created; the old one no longer works.")
+    else:
+        messages.success(request, "Your API token was created.")
     return redirect("tokens")
 
 

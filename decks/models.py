@@ -58,6 +58,10 @@ class Deck(models.Model):
         Pool, null=True, blank=True, on_delete=models.PROTECT, related_name="decks"
     )
     is_public = models.BooleanField(default=False)
+    # Public by link is not listed: its link is unguessable until the owner also lists it.
+    listed = models.BooleanField(
+        default=False, help_text="Shown in the public deck list (only while public)."
+    )
     slug = models.CharField(max_length=32, unique=True, default=new_slug, editable=False)
     version = models.PositiveIntegerField(default=0)
     unsaved_changes = models.BooleanField(
@@ -69,7 +73,14 @@ class Deck(models.Model):
 
     class Meta:
         ordering = ["-updated", "-id"]
-        indexes = [models.Index(fields=["owner", "-updated"])]
+        indexes = [
+            models.Index(fields=["owner", "-updated"]),
+            models.Index(
+                fields=["-updated"],
+                name="deck_listed_recent",
+                condition=models.Q(is_public=True, listed=True),
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -11,7 +11,7 @@ from django.http import Http404
 
 from cards.models import Card, KickerChip
 from decks.engine_catalogue import engine_catalogue
-from decks.models import Deck, DeckVersion, DraftPod, DraftSeat, Pool
+from decks.models import Deck, DeckCard, DeckVersion, DraftPod, DraftSeat, Pool
 from decks.stats import deck_stats as _deck_stats
 from simulator.engine.drifter import formats
 
@@ -231,15 +231,7 @@ def pod_bot_decks(*, pod: DraftPod, user) -> list[dict[str, Any]] | None:
     decks = []
     for seat in seats:
         deck = bot_decks[seat.pk]
-        rows = _by_type([{"card": cards[c], "qty": q} for c, q in deck["cards"].items()])
-        groups: list[dict[str, Any]] = []
-        for row in rows:
-            if not groups or groups[-1]["type"] != row["card"].type:
-                kind = row["card"].type
-                label = TYPE_LABELS.get(kind, kind)
-                groups.append({"type": kind, "label": label, "count": 0, "cards": []})
-            groups[-1]["count"] += row["qty"]
-            groups[-1]["cards"].append(row)
+        groups = _groups(_by_type([{"card": cards[c], "qty": q} for c, q in deck["cards"].items()]))
         decks.append(
             {
                 "seat": seat.number,
@@ -283,3 +275,75 @@ def draft_bot_deck(*, user, pod_id: int, seat: int) -> dict[str, Any] | None:
         "kicker_chips": dict(bot.bot_deck["kicker_chips"]),
         "pool": _bot_pool(Draft.from_json(pod.state), seat),
     }
+
+
+# --- Public decks ----------------------------------------------------------------------------
+
+
+def public_deck_list(*, card: str = "", fmt: str = "", faction: str = "") -> QuerySet[Deck]:
+    """Decks their owners made public and listed, newest change first.
+
+    `card`: holds a card whose name or code contains it; `fmt`: a format or one of its
+    variants (`tres_amigos` finds `tres_amigos+deuces_wild`); `faction`: holds a card of it.
+    """
+    decks = Deck.objects.filter(is_public=True, listed=True).select_related("owner")
+    if card.strip():
+        text = card.strip()
+        decks = decks.filter(
+            Q(entries__card__name__icontains=text) | Q(entries__card__code__iexact=text)
+        )
+    if fmt:
+        decks = decks.filter(
+            Q(format=fmt)
+            | Q(format__startswith=f"{fmt}+")
+            | Q(format__endswith=f"+{fmt}")
+            | Q(format__contains=f"+{fmt}+")
+        )
+    if faction:
+        decks = decks.filter(entries__card__faction=faction)
+    return decks.distinct().order_by("-updated", "-id")
+
+
+def deck_factions(deck_ids: list[int]) -> dict[int, list[str]]:
+    """Each deck's factions, most cards first (cards without a faction left out)."""
+    counts: dict[int, Counter[str]] = {pk: Counter() for pk in deck_ids}
+    rows = (
+        DeckCard.objects.filter(deck_id__in=deck_ids)
+        .exclude(card__faction="")
+        .values_list("deck_id", "card__faction", "qty")
+    )
+    for deck_id, faction, qty in rows:
+        counts[deck_id][faction] += qty
+    return {pk: [f for f, _ in c.most_common()] for pk, c in counts.items()}
+
+
+def factions() -> list[str]:
+    """Every faction a card belongs to, by name."""
+    return sorted(
+        Card.objects.exclude(faction="").values_list("faction", flat=True).distinct().order_by()
+    )
+
+
+def cards_by_type(cards: list[Card]) -> list[dict[str, Any]]:
+    """Cards (a card may repeat) grouped as a deck is read: dudes, gear, fortunes, each
+    [{type, label, count, cards: [{card, qty}] by cost and name}]."""
+    counts = Counter(c.code for c in cards)
+    first = {c.code: c for c in cards}
+    return _groups(_by_type([{"card": first[code], "qty": q} for code, q in counts.items()]))
+
+
+def _groups(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    groups: list[dict[str, Any]] = []
+    for row in rows:
+        if not groups or groups[-1]["type"] != row["card"].type:
+            kind = row["card"].type
+            label = TYPE_LABELS.get(kind, kind)
+            groups.append({"type": kind, "label": label, "count": 0, "cards": []})
+        groups[-1]["count"] += row["qty"]
+        groups[-1]["cards"].append(row)
+    return groups
+
+
+def deck_groups(deck: Deck) -> list[dict[str, Any]]:
+    """The deck's cards grouped by type with counts (see `cards_by_type`)."""
+    return _groups(deck_rows(deck))

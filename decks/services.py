@@ -121,6 +121,7 @@ def deck_create(
     kicker_chips: Mapping[str, int] | None = None,
     pool: Pool | None = None,
     is_public: bool = False,
+    listed: bool = False,
 ) -> Deck:
     """A new deck (legal or not: legality is reported, not enforced) and its version 1."""
     fmt_name = _check_format(fmt)
@@ -136,6 +137,7 @@ def deck_create(
         format=fmt_name,
         pool=pool,
         is_public=is_public,
+        listed=listed,
     )
     _write_contents(deck, card_rows, chip_rows)
     _snapshot(deck)
@@ -153,13 +155,16 @@ def deck_update(
     kicker_chips: Mapping[str, int] = UNSET,
     pool: Pool | None = UNSET,
     is_public: bool = UNSET,
+    listed: bool = UNSET,
     keep_version: bool = True,
 ) -> Deck:
     """Change a deck. Omitted fields stay as they are.
 
     With `keep_version` (every API write) a change is saved as a new version; without it (the
     builder's one-click edits) the deck changes at once but the change waits in
-    `unsaved_changes` for `deck_version_save`.
+    `unsaved_changes` for `deck_version_save`. `is_public` opens the deck to anyone with its
+    link; `listed` also shows a public deck in the public deck list (a listed deck that is not
+    public is not shown); neither is a new version.
     """
     Deck.objects.select_for_update().filter(pk=deck.pk).first()
     deck.refresh_from_db()
@@ -186,6 +191,8 @@ def deck_update(
         deck.description = description
     if is_public is not UNSET:
         deck.is_public = bool(is_public)  # sharing is not a change of the deck itself
+    if listed is not UNSET:
+        deck.listed = bool(listed)
     deck.save()
     if new_cards != old_cards or new_chips != old_chips:
         _write_contents(deck, card_rows, chip_rows)
@@ -244,6 +251,25 @@ def deck_set_quantity(
     else:
         target.pop(code, None)
     return deck_update(deck=deck, cards=cards, kicker_chips=chips, keep_version=keep_version)
+
+
+@transaction.atomic
+def deck_copy(*, deck: Deck, owner) -> Deck:
+    """A private copy of a public deck (or of one's own) for `owner`: its name, description,
+    format, cards and kicker chips. A Stud or Draw deck keeps its pool only for the pool's
+    owner: anyone else's copy has no pool, and its legality says so."""
+    if deck.owner_id != owner.pk and not deck.is_public:
+        raise DomainError("No such deck.", code="not_found")
+    cards, chips = deck_contents(deck)
+    return deck_create(
+        owner=owner,
+        name=f"{deck.name} (copy)"[:100],
+        description=deck.description,
+        fmt=deck.format,
+        cards=cards,
+        kicker_chips=chips,
+        pool=deck.pool if deck.owner_id == owner.pk else None,
+    )
 
 
 @transaction.atomic

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from decks import card_page, views
+from decks import card_page, public_views, views
 
 app_name = "decks"
 urlpatterns = [
@@ -16,8 +16,10 @@ urlpatterns = [
     path("<int:pk>/delete/", views.deck_delete, name="delete"),
     path("<int:pk>/export/<str:kind>/", views.deck_export, name="export"),
     path("<int:pk>/wishlist/", views.deck_wishlist, name="wishlist"),
-    path("s/<str:slug>/", views.deck_shared, name="shared"),
     path("add-card/<str:code>/", card_page.add_card, name="add-card"),
+    path("public/", public_views.public_deck_list, name="public-list"),
+    path("s/<str:slug>/", public_views.public_deck, name="shared"),
+    path("s/<str:slug>/copy/", public_views.public_deck_copy, name="shared-copy"),
     path("sealed/", views.sealed, name="sealed"),
     path("pools/<int:pk>/", views.pool_detail, name="pool-detail"),
     path("drafts/", views.draft_list, name="draft-list"),

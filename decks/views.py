@@ -315,11 +315,6 @@ def deck_detail(request, pk: int):
     return _detail(request, deck, owner=True)
 
 
-@require_GET
-def deck_shared(request, slug: str):
-    return _detail(request, selectors.deck_public(slug=slug), owner=False)
-
-
 VERSIONS_PAGE = 20
 
 
@@ -402,6 +397,7 @@ def deck_settings(request, pk: int):
             name=request.POST.get("name", deck.name),
             description=request.POST.get("description", deck.description),
             is_public=request.POST.get("is_public") == "on",
+            listed=request.POST.get("listed") == "on",
         )
     except DomainError as exc:
         _errors(request, exc)
@@ -529,6 +525,7 @@ def _table_context(request, pod: DraftPod) -> dict:
         "draft": draft,
         "pack": pack,
         "picked": picked,
+        "picked_groups": selectors.cards_by_type(picked),
         "round": draft.round + 1 if draft and not draft.is_over else None,
         "direction": (
             ("left" if draft.direction(draft.round) > 0 else "right")

@@ -43,9 +43,12 @@ def test_token_page_creates_and_replaces_a_token(client, user):
     client.force_login(user)
     client.post("/accounts/tokens/new/")
     first = Token.objects.get(user=user).key
-    assert first in client.get("/accounts/tokens/").content.decode()
+    page = client.get("/accounts/tokens/").content.decode()
+    assert first in page
+    assert "Your API token was created." in page and "old one" not in page  # there was none
     client.post("/accounts/tokens/new/")
     assert Token.objects.get(user=user).key != first
+    assert "the old one no longer works" in client.get("/accounts/tokens/").content.decode()
 
 
 def test_token_endpoint_needs_credentials_or_a_logged_in_user(api_client):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -102,6 +103,12 @@ class ValidateSerializer(StrictJSON, serializers.Serializer):
     pool_id = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
+def _share_url(deck: Deck, request) -> str:
+    """A public deck's link in the API, absolute when there is a request to say where."""
+    path = reverse("api:deck-shared", args=[deck.slug])
+    return request.build_absolute_uri(path) if request else path
+
+
 class DeckListSerializer(serializers.ModelSerializer):
     format_label = serializers.SerializerMethodField()
     share_url = serializers.SerializerMethodField()
@@ -110,7 +117,7 @@ class DeckListSerializer(serializers.ModelSerializer):
         model = Deck
         fields = [
             "id", "name", "description", "format", "format_label", "pool", "is_public",
-            "share_url", "version", "unsaved_changes", "created", "updated",
+            "listed", "share_url", "version", "unsaved_changes", "created", "updated",
         ]  # fmt: skip
         read_only_fields = ["unsaved_changes"]
 
@@ -121,11 +128,60 @@ class DeckListSerializer(serializers.ModelSerializer):
         """The unguessable public link (only while the deck is public)."""
         if not deck.is_public:
             return None
-        from django.urls import reverse
+        return _share_url(deck, self.context.get("request"))
 
-        path = reverse("api:deck-shared", args=[deck.slug])
-        request = self.context.get("request")
-        return request.build_absolute_uri(path) if request else path
+
+class PublicDeckSerializer(serializers.ModelSerializer):
+    """A deck in the public deck list: read by its link, `share_url`."""
+
+    owner = serializers.CharField(source="owner.username")
+    format_label = serializers.SerializerMethodField()
+    share_url = serializers.SerializerMethodField()
+    factions = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Deck
+        fields = [
+            "slug", "name", "description", "owner", "format", "format_label", "factions",
+            "share_url", "updated",
+        ]  # fmt: skip
+
+    def get_format_label(self, deck: Deck) -> str:
+        return formats.format_label(deck.format)
+
+    def get_share_url(self, deck: Deck) -> str:
+        """The deck's public link (the API's `shared/{slug}/`)."""
+        return _share_url(deck, self.context.get("request"))
+
+    def get_factions(self, deck: Deck) -> list[str]:
+        """The factions of the deck's cards, most cards first."""
+        return list(self.context.get("factions", {}).get(deck.pk, []))
+
+
+class PublicDeckQuerySerializer(serializers.Serializer):
+    """The public deck list's search: every field optional; an empty one is no filter (as
+    the page's "any" choice)."""
+
+    card = serializers.CharField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        help_text="Holds a card whose name contains this, or whose code is this.",
+    )
+    fmt = serializers.ChoiceField(
+        choices=list(formats.FORMAT_LABELS.items()),
+        required=False,
+        allow_blank=True,
+        help_text="A format, or one variant of a joined format.",
+    )
+    faction = serializers.CharField(
+        max_length=40, required=False, allow_blank=True, help_text="Holds a card of this faction."
+    )
+
+    def validate_faction(self, value: str) -> str:
+        if value and value not in selectors.factions():
+            raise serializers.ValidationError("No card belongs to this faction.")
+        return value
 
 
 class DeckSerializer(DeckListSerializer):
@@ -162,6 +218,9 @@ class DeckWriteSerializer(StrictJSON, serializers.Serializer):
     format = serializers.CharField(max_length=100, required=False)
     pool = serializers.IntegerField(required=False, allow_null=True)
     is_public = serializers.BooleanField(required=False)
+    listed = serializers.BooleanField(
+        required=False, help_text="Show the deck in the public deck list while it is public."
+    )
     cards = EntryListField(required=False)
     kicker_chips = EntryListField(required=False)
 

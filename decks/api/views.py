@@ -278,6 +278,33 @@ class DeckViewSet(viewsets.ModelViewSet):
         deck = selectors.deck_public(slug=slug)
         return Response(s.DeckSerializer(deck, context={"request": request}).data)
 
+    @extend_schema(
+        parameters=[s.PublicDeckQuerySerializer],
+        responses={200: s.PublicDeckSerializer(many=True), 400: ERRORS},
+    )
+    @action(
+        detail=False,
+        methods=["get"],
+        url_path="public",
+        permission_classes=[permissions.AllowAny],
+        url_name="public",
+        filter_backends=[],
+    )
+    def public(self, request):
+        """Decks their owners made public and listed, newest change first; anyone may read
+        them. An unknown format or faction is a 400."""
+        query = s.PublicDeckQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        d = query.validated_data
+        decks = selectors.public_deck_list(
+            card=d.get("card", ""), fmt=d.get("fmt", ""), faction=d.get("faction", "")
+        )
+        page = self.paginate_queryset(decks)
+        factions = selectors.deck_factions([deck.pk for deck in page])
+        context = {"request": request, "factions": factions}
+        data = s.PublicDeckSerializer(page, many=True, context=context).data
+        return self.get_paginated_response(data)
+
 
 class PoolViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Your sealed (Stud) and drafted (Draw) pools. Create opens six boosters."""
