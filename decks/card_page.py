@@ -14,7 +14,6 @@ from django.views.decorators.http import require_POST
 from cards.models import Card
 from config.api import DomainError
 from decks import selectors, services
-from simulator.engine.drifter import formats
 
 
 def panel(request: HttpRequest, card: Card) -> str:
@@ -26,8 +25,6 @@ def panel(request: HttpRequest, card: Card) -> str:
         .annotate(copies=Sum("entries__qty", filter=Q(entries__card__name=card.name)))
         .order_by("-updated")
     )
-    for deck in decks:
-        deck.format_label = formats.format_label(deck.format)  # type: ignore[attr-defined]
     context = {
         "card": card,
         "decks": decks,
