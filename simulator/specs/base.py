@@ -143,6 +143,22 @@ class GameService:
             shootout_log=list(final.get("shootout_log") or []),
         )
 
+    # --- the table's service (simulator/table.py): rebuilding a game, its bots --------------
+
+    #: Bots with a budget a seat may set: name -> (default, maximum). Documented in docs/table.md.
+    bot_budgets: dict[str, tuple[int, int]] = {}
+
+    def rebuild(self, record: dict[str, Any], catalogue: Any = None) -> Any:
+        """The live state a record reached, replayed with no RNG and with its narration told
+        (RecordError if it does not replay): the table keeps records, not states."""
+        if self.spec.narrate is not None:
+            return self.spec.replay(record, story=[])
+        return self.spec.replay(record)
+
+    def make_bot(self, name: str, seat: int, seed: int, budget: int | None = None) -> Any:
+        """A bot for one decision of a seat; `budget` only for a bot in `bot_budgets`."""
+        return self.spec.bots[name](seat, seed)
+
     # --- the table (simulator/table.py): a game people play, seen from one seat -------------
 
     def table_view(self, state: Any, seat: int | None) -> dict[str, Any]:

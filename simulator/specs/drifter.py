@@ -127,6 +127,22 @@ class Spec(GameService):
             kwargs["catalogue"] = catalogue
         return self.spec.new_game(seats=seats, rules=rules, seed=seed, record=record, **kwargs)
 
+    # The search bot's rollouts per decision (simulator/engine/drifter/bots.py, SearchBot):
+    # 24 by default; 400 keeps one decision of a heads-up game near a second on one core.
+    bot_budgets = {"search": (24, 400)}
+
+    def rebuild(self, record: dict[str, Any], catalogue: Any = None) -> Any:
+        from simulator.engine.drifter import replay
+
+        return replay(record, catalogue=catalogue, narrate=True)
+
+    def make_bot(self, name: str, seat: int, seed: int, budget: int | None = None) -> Any:
+        from simulator.engine.drifter.bots import SearchBot
+
+        if name == "search" and budget is not None:
+            return SearchBot(seed, rollouts=budget)
+        return super().make_bot(name, seat, seed, budget)
+
     def card_names(self, codes: set[str]) -> dict[str, str]:
         if not codes:
             return {}
