@@ -82,6 +82,11 @@ def bot_seed(seed: int, move: int) -> int:
     return (seed * BOT_SEED_MULTIPLIER + move) % BOT_SEED_MODULUS
 
 
+def new_seed() -> int:
+    """A new game's secret seed."""
+    return random.SystemRandom().randrange(2**31)
+
+
 def your_seats(game: TableGame) -> list[int]:
     """The seats the game's owner plays."""
     return [i for i, seat in enumerate(game.seats) if not seat["bot"]]
@@ -203,7 +208,7 @@ def table_game_create(
     if quick_start:
         table_rules["quick_start"] = True
     if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
+        seed = new_seed()
     catalogue = _catalogue(service, catalogue_version)
     try:
         state = service.new_game(
