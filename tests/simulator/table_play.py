@@ -5,10 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from simulator import table
-
 GAMES = ["drifter", "gunfighter", "duel", "quickdraw", "tabletown"]
 SEED = 1_987_654_321  # distinctive: a served answer that held it would show it
 
@@ -18,13 +14,6 @@ def seats_of(game: str, bot: str = "heuristic") -> list[dict[str, Any]]:
     if game == "drifter":
         return [{"starter": "HSD-S1"}, {"starter": "HSD-S2", "bot": bot}]
     return [{}, {"bot": bot}]
-
-
-@pytest.fixture
-def seeded(monkeypatch):
-    """Every new game gets SEED (a real game draws its own)."""
-    monkeypatch.setattr(table, "new_seed", lambda: SEED)
-    return SEED
 
 
 def play_through(client, game: str, *, pick=None, **body) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from simulator.models import TableGame
-from tests.simulator.table_play import GAMES, SEED, play_through, seats_of, seeded  # noqa: F401
+from tests.simulator.table_play import GAMES, SEED, play_through, seats_of
 
 pytestmark = pytest.mark.django_db
 
