@@ -1,8 +1,8 @@
 """`GameService`: the service side of one game, as a game with fixed components needs it.
 
 A subclass (simulator/specs/<game>.py, `Spec`) overrides what its game does differently:
-rules and formats, decks, the card catalogue, the engine's rules and seat objects, a richer
-replay. Everything here is plain Python; what needs Django is imported where it is used, so
+rules and formats, decks, the card catalogue, the engine's rules and seat objects, how its
+table is shown to one seat. Everything here is plain Python; what needs Django is imported where it is used, so
 the runner stays importable without it.
 """
 
@@ -15,7 +15,6 @@ from simulator.engine.core import GameSpec
 from simulator.plans import PlanPlayer, Problem, Report
 
 if TYPE_CHECKING:
-    from simulator.replays import Replay
     from simulator.runner import GameFacts
 
 DEFAULT_GAME_COST = 0.01
@@ -226,20 +225,10 @@ class GameService:
         ]
         return out
 
-    def replay(self, record: dict[str, Any], catalogue: Any = None) -> Replay:
-        """The viewer's frames of a game record (RecordError if it does not replay): the
-        engine's narration, one frame per sentence, with the final result."""
-        from simulator.replays import Frame, Replay
-
-        state = self.spec.replay(record)
-        story = self.spec.narrate(record) if self.spec.narrate is not None else []
-        names = [
-            str(s.get("name", f"Player {i + 1}")) for i, s in enumerate(record.get("seats", []))
-        ]
-        frames = [Frame(f"Step {i + 1}", [line]) for i, line in enumerate(story)] or [
-            Frame("The game", [])
-        ]
-        return Replay(self.name, names, state.final(), frames)
+    def replay_state(self, record: dict[str, Any], catalogue: Any = None) -> Any:
+        """The game rebuilt from its record with no RNG (RecordError if it does not), telling
+        its narration as it goes: the replay viewer's step (simulator/replays.py)."""
+        return self.spec.replay(record, story=[])
 
 
 def _jsonable(value: Any) -> Any:
