@@ -107,7 +107,8 @@ def replay_step(
         if seat is None or seat == before.to_act:
             data = record["events"][decisions(record)[step - 1]][2]
             legal = before.legal_actions()
-            action = service.action_label(before, type(legal[0]).from_json(data))
+            label = service.action_label(before, type(legal[0]).from_json(data))
+            action = f"{seat_names(record.get('seats') or [])[before.to_act]}: {label}"
     state = service.replay_state(record_at(record, step), catalogue)
     view = service.table_view(state, seat)
     final = state.final() if step == last and state.is_over else None

@@ -183,9 +183,7 @@ def run_cancel(request, pk: int):
 LOG_LINES = 40  # the narration beside the table: its last lines, newest first
 
 
-def render_replay(
-    request, record: dict[str, Any], *, heading: str, back_url: str, back_label: str
-):
+def render_replay(request, record: dict[str, Any], *, heading: str, back_url: str, back_label: str):
     """The replay viewer for any game record: the game's table stepped one decision at a time.
 
     `?step=k` is the game after its first k decisions (0: the deal), `?seat=i` one seat's view
@@ -200,9 +198,9 @@ def render_replay(
     try:
         step = replay_step(record, _int(request.GET.get("step"), 0) or 0, seat)
     except EngineError as exc:
-        context = {"error": str(exc), "back_url": back_url, "back_label": back_label}
-        return render(request, "simulator/replay.html", context, status=422)
-    context = {
+        failed = {"error": str(exc), "back_url": back_url, "back_label": back_label}
+        return render(request, "simulator/replay.html", failed, status=422)
+    context: dict[str, Any] = {
         "replay": step,
         "seat_param": "all" if step.seat is None else str(step.seat),
         "log_tail": list(reversed(step.log[-LOG_LINES:])),

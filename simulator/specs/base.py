@@ -2,8 +2,8 @@
 
 A subclass (simulator/specs/<game>.py, `Spec`) overrides what its game does differently:
 rules and formats, decks, the card catalogue, the engine's rules and seat objects, how its
-table is shown to one seat. Everything here is plain Python; what needs Django is imported where it is used, so
-the runner stays importable without it.
+table is shown to one seat. Everything here is plain Python; what needs Django is imported
+where it is used, so the runner stays importable without it.
 """
 
 from __future__ import annotations
@@ -228,7 +228,8 @@ class GameService:
     def replay_state(self, record: dict[str, Any], catalogue: Any = None) -> Any:
         """The game rebuilt from its record with no RNG (RecordError if it does not), telling
         its narration as it goes: the replay viewer's step (simulator/replays.py)."""
-        return self.spec.replay(record, story=[])
+        replay: Any = self.spec.replay  # a small game's: it takes the list to tell into
+        return replay(record, story=[])
 
 
 def _jsonable(value: Any) -> Any:

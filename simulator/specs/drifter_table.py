@@ -92,7 +92,9 @@ def drifter_table_view(state: Any, seat: int | None) -> dict[str, Any]:
                 ],
                 "deck_count": len(state.deck[p]),
                 "kicker_chips": [_chip(k, 0) if mine else {"hidden": True} for k in chips],
-                "deadwood": [{"code": c.printed.code, "name": c.printed.name} for c in state.dead[p]],
+                "deadwood": [
+                    {"code": c.printed.code, "name": c.printed.name} for c in state.dead[p]
+                ],
                 "saloon": [_dude(state, d, seat, names) for d in state.saloon if d.owner == p],
                 "in_shootout": bool(state.shooting and state.in_shootout(p)),
                 "folded": bool(state.shooting and state.folded[p]),

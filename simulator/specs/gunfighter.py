@@ -23,10 +23,12 @@ def card(card_id: int) -> dict[str, Any]:
     """An action card (or the Staredown): its id, name, category, die value and bullet cost."""
     if card_id == STAREDOWN:
         s = FIXTURE_DATA["staredown"]
-        return {"code": card_id, "name": s["name"], "category": "STAREDOWN", "die": None,
-                "cost": 0, "text": s["text"]}  # fmt: skip
+        return {"code": card_id, "name": s["name"], "kind": "staredown", "die": None, "cost": 0,
+                "detail": "Staredown", "text": s["text"]}  # fmt: skip
     c = CARDS[card_id]
-    return {"code": c.id, "name": c.name, "category": c.category, "die": c.die, "cost": c.cost,
+    cost = f" · {c.cost} bullet{'s' if c.cost != 1 else ''}" if c.cost else ""
+    return {"code": c.id, "name": c.name, "kind": c.category.lower().replace(" ", "-"),
+            "die": c.die, "cost": c.cost, "detail": f"{c.category.title()} · die {c.die}{cost}",
             "text": c.text}  # fmt: skip
 
 

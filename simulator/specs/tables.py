@@ -37,7 +37,7 @@ def story_log(service: Any, state: Any) -> list[str]:
 
 
 def one_winner(state: Any, winner: int | None, how: str = "") -> str:
-    """"Sam wins." (or "A draw.") with what decided it."""
+    """ "Sam wins." (or "A draw.") with what decided it."""
     if winner is None:
         return f"A draw{how}."
     return f"{state.names[winner]} wins{how}."

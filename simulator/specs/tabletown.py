@@ -10,6 +10,9 @@ from simulator.engine.tabletown.cards import CARDS, GUNSLINGERS, WOUNDS_SURVIVED
 from simulator.specs.base import GameService
 from simulator.specs.tables import hidden, seat_heads, story_log
 
+ROLE_WORDS = {"weapon": "Weapon", "ammo": "Ammo", "tin_star": "Tin star", "tnt": "Dynamite",
+              "reach": "Action", "cavalry": "Reaction", "stagecoach": "Reaction",
+              "draw": "Yell", "shootout": "Yell"}  # fmt: skip
 PHASES = {
     "facing": "Setting up: {actor} picks whom to face",
     "turn": "Turn {turn}: {actor}'s turn",
@@ -24,7 +27,9 @@ PHASES = {
 def card(card_id: int) -> dict[str, Any]:
     """A Tabletown card: its id, name, what it is (weapon, ammo, ...) and its text."""
     c = CARDS[card_id]
-    return {"code": card_id, "name": c.name, "role": c.role, "text": c.text}
+    kind = c.role.replace("_", "-")
+    detail = ROLE_WORDS.get(c.role, "")
+    return {"code": card_id, "name": c.name, "kind": kind, "detail": detail, "text": c.text}
 
 
 class Spec(GameService):

@@ -22,7 +22,8 @@ def _played(game: str, seed: int = 3):
     """A finished game, the table views of seat 0 after every decision, and its record."""
     service = service_for(game)
     if game == "drifter":
-        seats = [starter_seat(n, s, catalogue=CATALOGUE) for n, s in (("Sam", "HSD-S1"), ("Kate", "HSD-S2"))]
+        pairs = (("Sam", "HSD-S1"), ("Kate", "HSD-S2"))
+        seats = [starter_seat(n, s, catalogue=CATALOGUE) for n, s in pairs]
         state = new_game(seats, seed=seed, catalogue=CATALOGUE)
     else:
         names = [{"name": "Sam"}, {"name": "Kate"}]
@@ -62,8 +63,8 @@ def test_a_step_past_the_end_is_the_end_and_before_the_start_the_deal():
 def test_the_decision_that_led_to_a_step_is_told_only_to_its_seat_and_the_narrator():
     _, _, record = _played("duel")
     # Decision 1 is seat 0's first discard (a card seat 1 may not see).
-    assert replay_step(record, 1, 0).action.startswith("Discard ")
-    assert replay_step(record, 1, None).action.startswith("Discard ")
+    assert replay_step(record, 1, 0).action.startswith("Sam: Discard ")
+    assert replay_step(record, 1, None).action.startswith("Sam: Discard ")
     assert replay_step(record, 1, 1).action == ""
 
 
