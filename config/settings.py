@@ -265,6 +265,7 @@ SPECTACULAR_SETTINGS = {
         "RunKindEnum": "simulator.models.SimulationRun.Kind",
         "RunStatusEnum": "simulator.models.SimulationRun.Status",
         "PutIntoPlayEnum": ["dude", "gear"],
+        "TableGameStatusEnum": ["your_turn", "over"],
     },
 }
 

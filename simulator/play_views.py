@@ -5,6 +5,7 @@ moves shown one by one), your unfinished games to resume, and once a game is ove
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -74,12 +75,10 @@ def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
             for v in service.play_variants
         ],
         "quick_start": bool(data.get("quick_start")),
-        "unfinished": selectors.table_game_list(owner=user).filter(
-            status=TableGame.Status.PLAYING
-        )[:20],
-        "finished": selectors.table_game_list(owner=user).filter(status=TableGame.Status.OVER)[
-            :10
+        "unfinished": selectors.table_game_list(owner=user).filter(status=TableGame.Status.PLAYING)[
+            :20
         ],
+        "finished": selectors.table_game_list(owner=user).filter(status=TableGame.Status.OVER)[:10],
     }
 
 
@@ -175,7 +174,7 @@ def choices(seen: table.Seen) -> list[dict[str, Any]]:
             group["action"] = json.dumps({**json.loads(group["action"]), "amount": amounts[0]})
             group["label"] = f"{group['label']} ${amounts[0]}"
             continue
-        steps = [b - a for a, b in zip(amounts, amounts[1:], strict=False)]
+        steps = [b - a for a, b in itertools.pairwise(amounts)]
         group |= {"min": amounts[0], "max": amounts[-1], "step": math.gcd(*steps) or 1}
     return out
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 
@@ -188,7 +188,8 @@ def table_game_create(
                 owner=owner, data=body, index=index, bot=bot or PLAYER, prepared=prepared
             )
         except DomainError as exc:
-            player, found = {"label": "", "bot": bot or PLAYER, "source": None}, exc.problems
+            player = {"label": "", "bot": bot or PLAYER, "source": None}
+            found = cast(list[Problem], exc.problems)
         problems += [_seat_attr(p) for p in found]
         players.append(player)
     if not problems and all(bots):

@@ -150,9 +150,9 @@ class GameService:
     def rebuild(self, record: dict[str, Any], catalogue: Any = None) -> Any:
         """The live state a record reached, replayed with no RNG and with its narration told
         (RecordError if it does not replay): the table keeps records, not states."""
-        if self.spec.narrate is not None:
-            return self.spec.replay(record, story=[])
-        return self.spec.replay(record)
+        replay: Any = self.spec.replay
+        # A small game's replay tells its narration into `story` (core/package.py).
+        return replay(record, story=[]) if self.spec.narrate is not None else replay(record)
 
     def make_bot(self, name: str, seat: int, seed: int, budget: int | None = None) -> Any:
         """A bot for one decision of a seat; `budget` only for a bot in `bot_budgets`."""
