@@ -66,6 +66,8 @@ def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
         "budgets": budgets,
         "rows": rows,
         "min_opponents": spec.min_players - 1,
+        # The seats past the fewest a game needs are folded away unless one was filled in.
+        "more_open": any(row["bot"] for row in rows[spec.min_players - 1 :]),
         "deck_choices": _deck_choices(user) if spec.needs_decks else [],
         "my_deck": data.get("deck_0", "starter:HSD-S1"),
         "variants": [

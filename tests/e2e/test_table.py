@@ -34,6 +34,9 @@ def _sit_down(page) -> None:
     expect(page.locator("h1")).to_have_text("Play")
     expect(page.locator("#id_deck_0")).to_have_value("starter:HSD-S1")
     expect(page.locator("#id_bot_1")).to_have_value("heuristic")
+    _fits(page)
+    width = page.viewport_size["width"]
+    page.screenshot(path=str(SHOTS / f"play-{width}-setup.png"), full_page=True)
     page.click("#sit-down")
     expect(page.locator("#play-actions")).to_be_visible()
 
