@@ -10,8 +10,10 @@ The engine's `view(seat)` is what a seat may know (the bots play on it). So, for
   depend on anything hidden. A view that showed an opponent's hand, a face-down card, the deck
   order or the next draw would differ.
 - **Card names.** (High Stakes Drifter, whose cards have codes.) Every card code in an answer
-  before the end, narration included, is one the seat's engine view has held by then, or in
-  its own deck list. (Once over, the result names every card played and the record is served.)
+  before the end is one the seat's engine view has held by then, or in its own deck list, and
+  the narration names no card it has not (the determinization does not reach the narration,
+  which tells the past). Once over, the result names every card played and the record is
+  served.
 - **The seed** is in no answer, and the record is a 409 until the end.
 
 `test_the_check_catches_*` prove the check fails for a view that leaks the opponent's hand.
@@ -151,6 +153,11 @@ def assert_nothing_hidden_served(game: str, answers: list[dict], record: dict, d
         if game == "drifter" and answer["status"] != "over":
             leaked = set(CODE.findall(text)) - seen_codes
             assert not leaked, f"move {move}: cards the seat never saw were served: {leaked}"
+            told = " ".join(
+                answer["log"] + [line for m in answer["bot_moves"] for line in m["log"]]
+            )
+            named = {name for name in unseen_names(record, seen_codes) if name in told}
+            assert not named, f"move {move}: the narration named cards never seen: {named}"
         state = state_at(game, record, move)
         view, labels = _served(service, state, seat)
         assert answer["view"] == view
@@ -163,6 +170,20 @@ def assert_nothing_hidden_served(game: str, answers: list[dict], record: dict, d
                 f"move {move}: the answer depends on what seat {seat} cannot see"
             )
     assert changed, "no deal changed anything hidden: the check checked nothing"
+
+
+def unseen_names(record: dict, seen_codes: set[str]) -> set[str]:
+    """The names of the cards in play that a seat has not seen (High Stakes Drifter), less any
+    that are part of a name it has seen or of a seat's name ("Tin Star" in "Tin Star Jones")."""
+    by_code = service_for("drifter").catalogue().card_by_code
+    codes = {code for seat in record["seats"] for code in seat.get("deck", [])}
+    seen = [by_code[c].name for c in seen_codes if c in by_code]
+    seen += [seat["name"] for seat in record["seats"]]
+    return {
+        by_code[c].name
+        for c in codes - seen_codes
+        if c in by_code and not any(by_code[c].name in name for name in seen)
+    }
 
 
 def alt_differs(game: str, alt: Any, state: Any, seat: int) -> bool:
@@ -227,4 +248,20 @@ def test_the_check_catches_a_view_that_shows_the_next_card_of_the_deck(
     monkeypatch.setattr(service, "table_view", leaky)
     answers, record = play_and_fetch(user_client, "drifter")
     with pytest.raises(AssertionError, match="cannot see"):
+        assert_nothing_hidden_served("drifter", answers, record)
+
+
+def test_the_check_catches_a_narration_that_names_the_opponents_hand(
+    user_client, catalogue, seeded, monkeypatch
+):
+    service = service_for("drifter")
+    honest = service.table_log
+
+    def leaky(state: Any, seat: int | None) -> list[str]:
+        other = state.hand[1 - seat] if seat is not None else []
+        return [*honest(state, seat), "They hold " + ", ".join(c.printed.name for c in other)]
+
+    monkeypatch.setattr(service, "table_log", leaky)
+    answers, record = play_and_fetch(user_client, "drifter")
+    with pytest.raises(AssertionError, match="narration named"):
         assert_nothing_hidden_served("drifter", answers, record)
