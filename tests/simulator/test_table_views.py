@@ -20,7 +20,7 @@ from simulator.engine.drifter.cards import load_catalogue
 from simulator.specs import service_for
 
 SNAKE = re.compile(r"[a-z]+_[a-z]+")
-SEEDS = (1, 2, 3, 8)  # 8: a fortune played on a concealed dude in the street
+SEEDS = (1, 2, 3, 8)  # 8: stats told of a concealed dude
 # Tabletown's story says a gunslinger "has nothing loaded and no TNT" when it skips his shot.
 COMMON_WORDS = {"TNT"}
 
