@@ -98,7 +98,7 @@ def replay_step(
         last = len(decisions(record))
     step = max(0, min(step, last))
     if seat is not None and not 0 <= seat < len(record.get("seats") or []):
-        seat = None
+        seat = 0  # no such seat: the first one's view (never every card by mistake)
     action = ""
     if step > 0:
         # The decision that led here, in its seat's words: only to that seat or to the

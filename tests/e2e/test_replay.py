@@ -15,7 +15,8 @@ from playwright.sync_api import expect
 from simulator.services import run_execute_locally
 from tests.simulator.test_simulation_pages import _start
 
-SHOTS = Path(os.environ.get("DRIFTER_SHOTS", "/tmp/shots-table-present"))
+# Where to save screenshots to look at (none unless asked: DRIFTER_SHOTS=/tmp/shots-...).
+SHOTS = os.environ.get("DRIFTER_SHOTS")
 
 RUNS = {
     "drifter": {"game": "drifter", "format": "standard", "deck_0": "starter:HSD-S1",
@@ -31,8 +32,14 @@ def _sample_url(game: str) -> str:
     client = Client()
     client.force_login(get_user_model().objects.get(username="cowpoke"))
     run = _start(client, games="2", **RUNS[game])
-    run_execute_locally(run=run)
+    run_execute_locally(run=run)  # played here: the runs' queue has no worker in this test
     return f"/simulations/{run.pk}/games/{run.samples.first().pk}/"
+
+
+def _shot(page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
 
 
 def _fits(page) -> None:
@@ -45,8 +52,7 @@ def _fits(page) -> None:
     [("drifter", 1280), ("drifter", 390), ("quickdraw", 390), ("duel", 1280),
      ("gunfighter", 390), ("tabletown", 1280)],
 )  # fmt: skip
-def test_step_a_replay_to_its_end_on_the_table(signed_up_page, game, width, settings, tmp_path):
-    settings.CELERY_FS_BROKER_DIR = str(tmp_path)
+def test_step_a_replay_to_its_end_on_the_table(signed_up_page, game, width):
     page = signed_up_page
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -63,7 +69,7 @@ def test_step_a_replay_to_its_end_on_the_table(signed_up_page, game, width, sett
     expect(page.locator("#step-counter")).to_contain_text("Step 2 of")
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#step-counter")).to_contain_text("Step 1 of")
-    page.screenshot(path=str(SHOTS / f"{game}-{width}-seat.png"), full_page=True)
+    _shot(page, f"{game}-{width}-seat")
     page.click("#face-up")
     expect(page.locator("#face-up")).to_have_attribute("aria-current", "true")
     assert page.locator(".felt .card-back").count() == 0 or game == "drifter"
@@ -74,7 +80,7 @@ def test_step_a_replay_to_its_end_on_the_table(signed_up_page, game, width, sett
     expect(page.locator("#step-counter")).to_have_text(f"Step {last} of {last}")
     assert "seat=all" in page.url and f"step={last}" in page.url
     _fits(page)
-    page.screenshot(path=str(SHOTS / f"{game}-{width}-end.png"), full_page=True)
+    _shot(page, f"{game}-{width}-end")
     page.reload()
     expect(page.locator("#table-result")).to_be_visible()
     assert not errors, errors

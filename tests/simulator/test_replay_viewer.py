@@ -76,6 +76,12 @@ def test_every_card_face_up_shows_the_other_hand():
     assert all("code" in c for c in narrator) and len(seat) == len(narrator) == 6
 
 
+def test_a_seat_that_is_not_at_the_table_sees_the_first_seats_view():
+    _, _, record = _played("quickdraw")
+    assert replay_step(record, 0, 7).seat == 0
+    assert replay_step(record, 0, -1).seat == 0
+
+
 def test_a_cut_record_is_a_record_of_the_game_so_far():
     _, _, record = _played("gunfighter")
     cut = record_at(record, 4)

@@ -48,7 +48,16 @@ def _masked(event: Any, viewer: int, cards: Sequence[tuple[int, bool]]) -> Any:
             return [mask(v) for v in x]
         return x
 
-    return tuple(mask(x) for x in event)
+    masked = [mask(x) for x in event]
+    # A concealed dude's stats would give it away: told only once it is revealed.
+    at = _STATS_OF.get(event[0])
+    if at is not None and masked[at[0]] is not event[at[0]]:
+        masked[at[1]] = None
+    return tuple(masked)
+
+
+# event kind -> (index of the dude, index of its stats) in the event
+_STATS_OF = {"reveal_gear": (3, 4), "play_fortune": (4, 5)}
 
 
 def _stats(st: list[int]) -> str:
@@ -166,12 +175,14 @@ def _shootout_sentence(kind: str, a: list, names: list[str]) -> str | None:
         line = f"{who(a[0])} will reveal a gear card."
     elif kind == "reveal_gear":
         p, g, d, st = a
-        line = f"{who(p)} reveals {_card(g)} on {_card(d)}: {_stats(st)}."
+        line = f"{who(p)} reveals {_card(g)} on {_card(d)}" + (f": {_stats(st)}." if st else ".")
     elif kind == "fortunes":
         line = f"Fortune cards, starting with {who(a[0])}."
     elif kind == "play_fortune":
         p, c, cost, d, st = a
-        line = f"{who(p)} plays {_card(c)} for ${cost}: {_card(d)} has {_stats(st)}."
+        line = f"{who(p)} plays {_card(c)} for ${cost}" + (
+            f": {_card(d)} has {_stats(st)}." if st else f" on {_card(d)}."
+        )
     elif kind == "as_fortune":
         line = f"{who(a[0])} uses {_card(a[1])}'s ability as a fortune."
     elif kind == "contested":
