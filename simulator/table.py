@@ -30,6 +30,8 @@ BOT_SEED_MULTIPLIER = 1_000_003
 BOT_SEED_MODULUS = 2**62
 #: Keeps the seeds of the chance still to come apart from the bots' seeds.
 CHANCE_SALT = 0x5EED_CA4D
+#: And the secret order of the deck lists (`table_game_create`).
+DECK_ORDER_SALT = 0xDEC_0DE5
 #: The engine seat's bot name for a seat its owner plays (the record's `bot` is informative).
 PLAYER = "human"
 
@@ -196,20 +198,28 @@ def table_game_create(
         problems.append(_problem("no_seat", "Keep at least one seat without a bot.", "seats"))
     if problems:
         raise TableRefused(problems=problems)
+    if seed is None:
+        seed = new_seed()
     decks = [p.get("label") if p.get("source") else None for p in players]
     labels = _labels(bots, decks)
+    # The engine numbers cards in the order a deck list gives them, and a starter's list is
+    # public: dealt in that order, a face-down card's number would name it. So each list is
+    # put in a secret order first (the record, which holds it, is withheld until the end).
+    order = random.Random(seed ^ DECK_ORDER_SALT)
     for player, label in zip(players, labels, strict=True):
         player["label"] = label
         if "seat" in player:
-            player["seat"] = {**player["seat"], "name": label}
+            seat = {**player["seat"], "name": label}
+            for key in ("deck", "chips"):
+                if isinstance(seat.get(key), list):
+                    seat[key] = order.sample(seat[key], len(seat[key]))
+            player["seat"] = seat
     # A run fixes the first seat for its rotation (specs, prepare_rules); a table lets the
     # engine draw it (a recorded chance outcome) unless the caller's rules name it.
     table_rules = {k: v for k, v in prepared.rules.items() if k != "first_player"}
     table_rules.update(rules)
     if quick_start:
         table_rules["quick_start"] = True
-    if seed is None:
-        seed = new_seed()
     catalogue = _catalogue(service, catalogue_version)
     try:
         state = service.new_game(

@@ -265,3 +265,16 @@ def test_the_check_catches_a_narration_that_names_the_opponents_hand(
     answers, record = play_and_fetch(user_client, "drifter")
     with pytest.raises(AssertionError, match="narration named"):
         assert_nothing_hidden_served("drifter", answers, record)
+
+
+def test_a_card_s_number_does_not_name_it(user_client, catalogue, seeded):
+    """The engine numbers cards in deck-list order and a starter's list is public: the table
+    deals every list in a secret order, so a face-down card's number says nothing."""
+    from cards.models import StarterDeck
+
+    _answers, record = play_and_fetch(user_client, "drifter")
+    for seat, code in zip(record["seats"], ("HSD-S1", "HSD-S2"), strict=True):
+        public = [e["code"] for e in StarterDeck.objects.get(code=code).cards for _ in
+                  range(int(e["qty"]))]  # fmt: skip
+        assert sorted(seat["deck"]) == sorted(public)
+        assert seat["deck"] != public
