@@ -230,7 +230,9 @@ def play_act(request, pk: int):
         error, status = _refusal(exc), exc.status
         seen = table.table_game_seen(owner=request.user, pk=pk)
     if request.htmx:
-        return render(request, "simulator/play/_play.html", _context(seen, error))
+        # The keyboard's focus goes to the first of the next decisions (htmx honours autofocus).
+        context = _context(seen, error) | {"swapped": True}
+        return render(request, "simulator/play/_play.html", context)
     if error is None:
         return redirect("play:game", pk=pk)
     return render(request, "simulator/play/game.html", _context(seen, error), status=status)
