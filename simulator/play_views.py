@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from config.api import DomainError
 from simulator import selectors, services, table
 from simulator.adapters import RunRefused
+from simulator.engine.core.errors import RulesError
 from simulator.models import TableGame
 from simulator.specs import GameService, service_for, service_specs
 from simulator.views import _deck_choices, render_replay
@@ -119,7 +120,7 @@ def play_setup(request):
     name = (request.POST if request.method == "POST" else request.GET).get("game", DEFAULT_GAME)
     try:
         service = service_for(name)
-    except Exception:  # an unknown game: the form of the default one
+    except RulesError:  # an unknown game: the form of the default one
         service = service_for(DEFAULT_GAME)
     errors: list[dict[str, Any]] = []
     if request.method == "POST":
