@@ -245,3 +245,42 @@ def test_the_seed_is_never_served(user_client, catalogue, seeded):
     listed = user_client.get("/api/v1/games/").content.decode()
     for text in [json.dumps(a) for a in answers] + [listed]:
         assert str(SEED) not in text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_move_sent_at_once_from_four_tabs_is_applied_once(catalogue):
+    """Under the row lock the first decision applies; the others find the move gone."""
+    import threading
+
+    from django.db import close_old_connections
+
+    from simulator import table
+    from tests.factories import UserFactory
+
+    owner = UserFactory()
+    seen = table.table_game_create(owner=owner, game="drifter", seats=seats_of("drifter"), seed=4)
+    move, action = seen.game.move, seen.legal_actions[0]["action"]
+    start = threading.Barrier(4)
+    outcomes: list[str] = []
+
+    def submit() -> None:
+        try:
+            start.wait()
+            table.table_game_act(owner=owner, pk=seen.game.pk, move=move, action=action)
+            outcomes.append("applied")
+        except table.TableConflict as exc:
+            outcomes.append(exc.code)
+        except BaseException as exc:  # reported below, with the others
+            outcomes.append(repr(exc))
+        finally:
+            close_old_connections()
+
+    tabs = [threading.Thread(target=submit) for _ in range(4)]
+    for tab in tabs:
+        tab.start()
+    for tab in tabs:
+        tab.join()
+    assert sorted(outcomes) == ["applied", "stale_move", "stale_move", "stale_move"]
+    row = TableGame.objects.get(pk=seen.game.pk)
+    acts = [ev for ev in row.record["events"] if ev[0] == "act"]
+    assert acts[move][2] == action and len(acts) == row.move
