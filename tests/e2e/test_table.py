@@ -108,3 +108,21 @@ def test_a_stale_form_from_another_tab_is_refused(signed_up_page):
     _decide(page)
     expect(page.locator("#play-error")).to_have_count(0)
     assert not errors, errors
+
+
+@pytest.mark.parametrize("game", ["gunfighter", "duel", "quickdraw", "tabletown"])
+def test_the_other_games_are_played_at_the_table_on_a_phone(signed_up_page, game):
+    page = signed_up_page
+    errors = _watch(page)
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(f"/play/?game={game}")
+    _fits(page)
+    page.click("#sit-down")
+    expect(page.locator(f".felt-{game}")).to_be_visible()
+    for _ in range(6):
+        if page.locator("#play-over").count():
+            break
+        _decide(page)
+        _fits(page)
+    page.screenshot(path=str(SHOTS / f"play-390-{game}.png"), full_page=True)
+    assert not errors, errors
