@@ -15,6 +15,7 @@ ORDER = [
     "collections.py",
     "simulations.py",
     "polling.py",
+    "table.py",
 ]
 
 if __name__ == "__main__":

@@ -260,8 +260,9 @@ class SignUpThrottle(_SettingsThrottle, throttling.AnonRateThrottle):
 
 class CostlyWriteThrottle(_SettingsThrottle):
     """Stricter budgets, on top of `anon` and `user`, for the writes that guess passwords or
-    start long jobs: creating an API token (`tokens`) and starting a simulation run
-    (`simulations`), counted per user, or per client address when anonymous.
+    start long jobs: creating an API token (`tokens`), starting a simulation run
+    (`simulations`) and sitting down at a new game (`table_games`), counted per user, or per
+    client address when anonymous.
 
     Keyed by route so that one list says what is costly, and only unsafe methods count:
     polling a run is not starting one.
@@ -271,6 +272,7 @@ class CostlyWriteThrottle(_SettingsThrottle):
         "api:token-create": "tokens",
         "api:simulation-list": "simulations",
         "api:draftpod-simulate": "simulations",
+        "api:game-list": "table_games",
     }
 
     def __init__(self) -> None:  # the scope, and so the rate, depends on the request

@@ -150,6 +150,7 @@ TAGS = {
     "drafts": "decks",
     "simulations": "simulations",
     "simulation-games": "games",
+    "games": "table",
     "tokens": "tokens",
 }
 
@@ -235,6 +236,11 @@ OPERATIONS = {
     ("GET", "/api/v1/simulations/{id}/records/"): "list_game_records",
     ("GET", "/api/v1/simulations/{id}/records/{sample_id}/"): "get_game_record",
     ("GET", "/api/v1/simulation-games/"): "list_games",
+    ("GET", "/api/v1/games/"): "list_table_games",
+    ("POST", "/api/v1/games/"): "start_table_game",
+    ("GET", "/api/v1/games/{id}/"): "get_table_game",
+    ("POST", "/api/v1/games/{id}/actions/"): "act_in_table_game",
+    ("GET", "/api/v1/games/{id}/record/"): "get_table_game_record",
     ("POST", "/api/v1/tokens/"): "create_token",
 }
 

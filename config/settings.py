@@ -224,6 +224,7 @@ REST_FRAMEWORK = {
         "tokens": env.str("THROTTLE_TOKENS", default="20/hour"),
         "signup": env.str("THROTTLE_SIGNUP", default="10/hour"),
         "simulations": env.str("THROTTLE_SIMULATIONS", default="30/hour"),
+        "table_games": env.str("THROTTLE_TABLE_GAMES", default="120/hour"),
     },
     # Proxies in front of Drifter that append to X-Forwarded-For; 0 trusts only REMOTE_ADDR, so
     # a client cannot pick its own address by sending the header.
@@ -264,6 +265,7 @@ SPECTACULAR_SETTINGS = {
         "RunKindEnum": "simulator.models.SimulationRun.Kind",
         "RunStatusEnum": "simulator.models.SimulationRun.Status",
         "PutIntoPlayEnum": ["dude", "gear"],
+        "TableGameStatusEnum": ["your_turn", "over"],
     },
 }
 

@@ -22,6 +22,7 @@ urlpatterns = [
     path("decks/", include("decks.urls")),
     path("decks/drafts/", include("simulator.draft_urls")),  # a draft's test run
     path("simulations/", include("simulator.urls")),
+    path("play/", include("simulator.play_urls")),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

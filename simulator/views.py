@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from simulator import selectors, services
@@ -179,34 +180,49 @@ def run_cancel(request, pk: int):
     return redirect("simulator:detail", pk=run.pk)
 
 
+LOG_LINES = 40  # the narration beside the table: its last lines, newest first
+
+
+def render_replay(request, record: dict[str, Any], *, heading: str, back_url: str, back_label: str):
+    """The replay viewer for any game record: the game's table stepped one decision at a time.
+
+    `?step=k` is the game after its first k decisions (0: the deal), `?seat=i` one seat's view
+    (its hand, the public table, every other card face down; the default is seat 0), `?seat=all`
+    every card face up. The result shows only at the last step. An htmx request gets the
+    stepped fragment alone. A record that does not replay is a 422 page saying why.
+    Reused by every page that shows a finished game (simulation samples, played games)."""
+    from simulator.replays import replay_step
+
+    seat_param = request.GET.get("seat", "0")
+    seat = None if seat_param == "all" else _int(seat_param, 0)
+    try:
+        step = replay_step(record, _int(request.GET.get("step"), 0) or 0, seat)
+    except EngineError as exc:
+        failed = {"error": str(exc), "back_url": back_url, "back_label": back_label}
+        return render(request, "simulator/replay.html", failed, status=422)
+    context: dict[str, Any] = {
+        "replay": step,
+        "seat_param": "all" if step.seat is None else str(step.seat),
+        "log_tail": list(reversed(step.log[-LOG_LINES:])),
+        "log_more": max(len(step.log) - LOG_LINES, 0),
+        "heading": heading,
+        "back_url": back_url,
+        "back_label": back_label,
+    }
+    if request.htmx:
+        return render(request, "simulator/table/_replay.html", context)
+    return render(request, "simulator/replay.html", context)
+
+
 @login_required
 def replay(request, pk: int, sample_id: int):
-    """Step through a stored game turn by turn: the table beside the narration."""
-    from simulator.replays import build_replay
-
+    """A stored game of a simulation on the replay viewer (`render_replay`)."""
     run = selectors.run_get(owner=request.user, pk=pk)
     sample = selectors.sample_get(run=run, pk=sample_id)
-    try:
-        game = build_replay(sample.record)
-    except EngineError as exc:
-        return render(request, "simulator/replay.html", {"run": run, "error": str(exc)}, status=422)
-    step = max(0, min(_int(request.GET.get("step"), 0) or 0, len(game.frames) - 1))
-    frame = game.frames[step]
-    players = [
-        {"name": name, "stake": frame.table["stakes"][i] if frame.table else None}
-        for i, name in enumerate(game.players)
-    ]
-    return render(
+    return render_replay(
         request,
-        "simulator/replay.html",
-        {
-            "run": run,
-            "sample": sample,
-            "game": game,
-            "frame": frame,
-            "players": players,
-            "step": step,
-            "last": len(game.frames) - 1,
-            "story": [(i, f.title) for i, f in enumerate(game.frames)],
-        },
+        sample.record,
+        heading=f"Game {sample.index + 1} of matchup {sample.matchup + 1}",
+        back_url=reverse("simulator:detail", args=[run.pk]),
+        back_label=f"Run #{run.pk}",
     )

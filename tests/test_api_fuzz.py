@@ -72,6 +72,10 @@ def owned(user, other_user, catalogue, settings, tmp_path) -> dict:
         dispatch=False,
     )
     run = run_execute_locally(run=run)
+    from simulator.table import table_game_create
+
+    seats = [{}, {"bot": "heuristic"}]
+    game = table_game_create(owner=user, game="quickdraw", seats=seats, seed=3).game
     return {
         "token": Token.objects.create(user=user).key,
         "other_token": Token.objects.create(user=other_user).key,
@@ -90,6 +94,7 @@ def owned(user, other_user, catalogue, settings, tmp_path) -> dict:
         "pod": decks.draft_pod_create(owner=user, seats=2, set_codes="HSD", seed=1).pk,
         "run": run.pk,
         "sample": run.samples.first().pk,
+        "table_game": game.pk,
     }
 
 
@@ -137,6 +142,7 @@ def operation_settings(owned: dict) -> list[dict]:
         (r"^/api/v1/pools/\{id\}/", None, {"path.id": owned["pool"]}),
         (r"^/api/v1/drafts/\{id\}/", None, {"path.id": owned["pod"]}),
         (r"^/api/v1/simulations/\{id\}/", None, {"path.id": run, "path.sample_id": sample}),
+        (r"^/api/v1/games/\{id\}/", None, {"path.id": owned["table_game"]}),
     ]  # fmt: skip
     # An operation's name is "METHOD /path"; one regex over it (separate include keys would
     # match either the method or the path).

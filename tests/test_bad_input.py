@@ -24,6 +24,12 @@ Where each item of the issue is tested:
    - draft pods showing the owner's account id: `test_draft_pods_show_no_account_id`
    - no token without a browser: `test_a_token_for_wrong_credentials_is_a_400_and_issues_none`
      here, and `test_a_username_and_password_get_a_working_token` in tests/test_accounts.py
+3. The table (issue #16), in tests/simulator/test_table_api.py
+   - every bad game to start (unknown game or bot, seat counts, budgets, decks, rules,
+     variants, wrong types), each a 400 naming its seat or field and writing nothing:
+     `test_a_bad_game_is_refused_in_the_error_shape_and_nothing_is_written` (the table `BAD`)
+   - every bad decision body: `test_a_bad_action_body_is_a_400_and_changes_nothing`; an
+     illegal action, a stale move, a finished game, another user's game: the tests beside them
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@ openapi-python-client, as a client developer makes one, imports whole and makes 
 through the API with nothing hand-written: a token from a username and password, a card search,
 a deck, a validated list, the deck's statistics, a collection with cards in it, a simulation run
 played by a real worker and polled to done, its typed results, and an error as the typed error
-model. Every answer the schema does not document raises (`raise_on_unexpected_status`)."""
+model; and a whole game at the table, played against a bot with the typed models alone. Every
+answer the schema does not document raises (`raise_on_unexpected_status`)."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def test_every_generated_module_imports(drifter_client):
     assert len(operations) > 70
     assert all(hasattr(modules[name], "sync") for name in operations)
     areas = {name.split(".")[2] for name in operations}
-    assert areas == {"cards", "decks", "collections", "simulations", "games", "tokens"}
+    assert areas == {"cards", "decks", "collections", "simulations", "games", "table", "tokens"}
 
 
 @pytest.fixture
@@ -190,3 +191,61 @@ def test_a_journey_through_the_api_with_only_the_generated_client(
     assert refused.errors[0].code and refused.errors[0].attr.startswith("cards")
     missing = get_deck.sync(client=me, id=deck.id + 1000)
     assert isinstance(missing, ErrorList) and missing.errors[0].code == "not_found"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_whole_game_at_the_table_with_only_the_generated_client(
+    drifter_client, live_server, catalogue
+):
+    from drifter_client import AuthenticatedClient
+    from drifter_client.api.table import (
+        act_in_table_game,
+        get_table_game,
+        get_table_game_record,
+        list_table_games,
+        start_table_game,
+    )
+    from drifter_client.models import (
+        ActionInputRequest,
+        ActionInputRequestAction,
+        ErrorList,
+        GameCreateRequest,
+        SeatInputRequest,
+        TableGameStatusEnum,
+    )
+    from rest_framework.authtoken.models import Token
+
+    user = UserFactory()
+    me = AuthenticatedClient(
+        base_url=live_server.url,
+        token=Token.objects.create(user=user).key,
+        prefix="Token",
+        raise_on_unexpected_status=True,
+    )
+    game = start_table_game.sync(
+        client=me,
+        body=GameCreateRequest(
+            game="quickdraw", seats=[SeatInputRequest(), SeatInputRequest(bot="heuristic")]
+        ),
+    )
+    assert game.status == TableGameStatusEnum.YOUR_TURN and game.seats[0].yours
+    early = get_table_game_record.sync(client=me, id=game.id)
+    assert isinstance(early, ErrorList) and early.errors[0].code == "game_on"
+
+    def act(move: int, action: dict):
+        body = ActionInputRequest(move=move, action=ActionInputRequestAction.from_dict(action))
+        return act_in_table_game.sync(client=me, id=game.id, body=body)
+
+    refused = act(game.move, {"kind": "no_such_thing"})
+    assert isinstance(refused, ErrorList) and refused.errors[0].code == "illegal_action"
+    while game.status != TableGameStatusEnum.OVER:
+        moved = act(game.move, game.legal_actions[0].action.to_dict())
+        stale = act(game.move, game.legal_actions[0].action.to_dict())
+        over = moved.status == TableGameStatusEnum.OVER
+        assert isinstance(stale, ErrorList)
+        assert stale.errors[0].code == ("game_over" if over else "stale_move")
+        game = moved
+    assert get_table_game.sync(client=me, id=game.id).move == game.move
+    record = get_table_game_record.sync(client=me, id=game.id)
+    assert record.record.to_dict()["final"] == game.result.to_dict()
+    assert list_table_games.sync(client=me).results[0].id == game.id

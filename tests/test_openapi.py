@@ -19,7 +19,7 @@ UPLOADS = {
     ("post", "/api/v1/collections/{id}/import/"),
     ("post", "/api/v1/collections/{collection_pk}/scans/"),
 }
-AREAS = {"cards", "decks", "collections", "simulations", "games", "tokens"}
+AREAS = {"cards", "decks", "collections", "simulations", "games", "table", "tokens"}
 
 
 @pytest.fixture
@@ -88,6 +88,8 @@ def test_every_error_an_operation_can_answer_is_documented_in_the_one_error_shap
         ("post", "/api/v1/collections/{collection_pk}/entries/"),
         ("post", "/api/v1/collections/{collection_pk}/chips/"),
         ("post", "/api/v1/wishlist/"),
+        ("post", "/api/v1/games/{id}/actions/"),
+        ("get", "/api/v1/games/{id}/record/"),
     }
     for method, path in conflicts:
         assert "409" in schema["paths"][path][method]["responses"], path

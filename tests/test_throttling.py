@@ -43,6 +43,7 @@ def throttled(settings):
             "tokens": "2/hour",
             "signup": "2/hour",
             "simulations": "2/hour",
+            "table_games": "2/hour",
         },
     }
 
@@ -113,6 +114,17 @@ def test_starting_simulation_runs_has_its_own_rate_but_polling_does_not_count(
     assert user_client.get(reverse("api:simulation-list")).status_code == 200
 
 
+def test_sitting_down_at_new_games_has_its_own_rate_but_playing_does_not_count(
+    throttled, user_client, catalogue
+):
+    body = {"game": "quickdraw", "seats": [{}, {"bot": "random"}]}
+    game = user_client.post(reverse("api:game-list"), body, format="json").json()
+    assert user_client.post(reverse("api:game-list"), {}, format="json").status_code == 400
+    assert_throttled(user_client.post(reverse("api:game-list"), body, format="json"))
+    action = {"move": game["move"], "action": game["legal_actions"][0]["action"]}
+    assert user_client.post(game["url"] + "actions/", action, format="json").status_code == 200
+
+
 def test_sign_up_past_the_rate_is_429_and_creates_no_account(throttled, client):
     for n in range(2):
         form = {"username": f"rider{n}", "password1": "deadwood-1876-x", "password2": "nope"}
@@ -139,6 +151,7 @@ def test_rates_come_from_the_environment():
         "THROTTLE_TOKENS": "9/hour",
         "THROTTLE_SIGNUP": "10/day",
         "THROTTLE_SIMULATIONS": "11/hour",
+        "THROTTLE_TABLE_GAMES": "14/hour",
         "THROTTLE_ENABLED": "false",
         "LOGIN_FAILURE_LIMIT": "12",
         "LOGIN_COOLOFF_MINUTES": "13",
@@ -155,7 +168,7 @@ def test_rates_come_from_the_environment():
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == (
         "{'anon': '7/min', 'user': '8/min', 'tokens': '9/hour', 'signup': '10/day', "
-        "'simulations': '11/hour'} False 12 780.0"
+        "'simulations': '11/hour', 'table_games': '14/hour'} False 12 780.0"
     )
 
 

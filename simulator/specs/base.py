@@ -1,9 +1,9 @@
 """`GameService`: the service side of one game, as a game with fixed components needs it.
 
 A subclass (simulator/specs/<game>.py, `Spec`) overrides what its game does differently:
-rules and formats, decks, the card catalogue, the engine's rules and seat objects, a richer
-replay. Everything here is plain Python; what needs Django is imported where it is used, so
-the runner stays importable without it.
+rules and formats, decks, the card catalogue, the engine's rules and seat objects, how its
+table is shown to one seat. Everything here is plain Python; what needs Django is imported
+where it is used, so the runner stays importable without it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from simulator.engine.core import GameSpec
 from simulator.plans import PlanPlayer, Problem, Report
 
 if TYPE_CHECKING:
-    from simulator.replays import Replay
     from simulator.runner import GameFacts
 
 DEFAULT_GAME_COST = 0.01
@@ -143,6 +142,22 @@ class GameService:
             shootout_log=list(final.get("shootout_log") or []),
         )
 
+    # --- the table's service (simulator/table.py): rebuilding a game, its bots --------------
+
+    #: Bots with a budget a seat may set: name -> (default, maximum). Documented in docs/table.md.
+    bot_budgets: dict[str, tuple[int, int]] = {}
+
+    def rebuild(self, record: dict[str, Any], catalogue: Any = None) -> Any:
+        """The live state a record reached, replayed with no RNG and with its narration told
+        (RecordError if it does not replay): the table keeps records, not states."""
+        replay: Any = self.spec.replay
+        # A small game's replay tells its narration into `story` (core/package.py).
+        return replay(record, story=[]) if self.spec.narrate is not None else replay(record)
+
+    def make_bot(self, name: str, seat: int, seed: int, budget: int | None = None) -> Any:
+        """A bot for one decision of a seat; `budget` only for a bot in `bot_budgets`."""
+        return self.spec.bots[name](seat, seed)
+
     # --- the table (simulator/table.py): a game people play, seen from one seat -------------
 
     def table_view(self, state: Any, seat: int | None) -> dict[str, Any]:
@@ -210,20 +225,11 @@ class GameService:
         ]
         return out
 
-    def replay(self, record: dict[str, Any], catalogue: Any = None) -> Replay:
-        """The viewer's frames of a game record (RecordError if it does not replay): the
-        engine's narration, one frame per sentence, with the final result."""
-        from simulator.replays import Frame, Replay
-
-        state = self.spec.replay(record)
-        story = self.spec.narrate(record) if self.spec.narrate is not None else []
-        names = [
-            str(s.get("name", f"Player {i + 1}")) for i, s in enumerate(record.get("seats", []))
-        ]
-        frames = [Frame(f"Step {i + 1}", [line]) for i, line in enumerate(story)] or [
-            Frame("The game", [])
-        ]
-        return Replay(self.name, names, state.final(), frames)
+    def replay_state(self, record: dict[str, Any], catalogue: Any = None) -> Any:
+        """The game rebuilt from its record with no RNG (RecordError if it does not), telling
+        its narration as it goes: the replay viewer's step (simulator/replays.py)."""
+        replay: Any = self.spec.replay  # a small game's: it takes the list to tell into
+        return replay(record, story=[])
 
 
 def _jsonable(value: Any) -> Any:

@@ -1,6 +1,6 @@
 """High Stakes Drifter for the service: formats and variants, decks validated for the run's
 format, the card catalogue from the database (pinned per run by its version), the engine's
-Rules and Seat objects, and a replay viewer with the table at every turn."""
+Rules and Seat objects, and its table as one seat sees it (simulator/specs/drifter_table.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from simulator.engine.core.errors import RulesError
 from simulator.engine.drifter import formats as drifter_formats
 from simulator.engine.drifter import variants as drifter_variants
 from simulator.plans import PlanPlayer, Problem
-from simulator.replays import Frame, Replay, table_of
 from simulator.specs.base import CatalogueChanged, GameService, PreparedRules
 
 
@@ -127,56 +126,65 @@ class Spec(GameService):
             kwargs["catalogue"] = catalogue
         return self.spec.new_game(seats=seats, rules=rules, seed=seed, record=record, **kwargs)
 
+    # The search bot's rollouts per decision (simulator/engine/drifter/bots.py, SearchBot):
+    # 24 by default; 400 keeps one decision of a heads-up game near a second on one core.
+    bot_budgets = {"search": (24, 400)}
+
+    def rebuild(self, record: dict[str, Any], catalogue: Any = None) -> Any:
+        from simulator.engine.drifter import replay
+
+        return replay(record, catalogue=catalogue, narrate=True)
+
+    def make_bot(self, name: str, seat: int, seed: int, budget: int | None = None) -> Any:
+        from simulator.engine.drifter.bots import SearchBot
+
+        if name == "search" and budget is not None:
+            return SearchBot(seed, rollouts=budget)
+        return super().make_bot(name, seat, seed, budget)
+
     def card_names(self, codes: set[str]) -> dict[str, str]:
         if not codes:
             return {}
         by_code = self.catalogue().card_by_code
         return {c: by_code[c].name for c in codes if c in by_code}
 
-    def replay(self, record: dict[str, Any], catalogue: Any = None) -> Replay:
-        """The record replayed with no RNG (the engine's `ReplayChance`), a frame at every
-        turn: the saloon, the street, each stake, the pot and the narration since the last."""
-        from simulator.engine.core import GameRecord, ReplayChance
-        from simulator.engine.drifter import Action, Rules, Seat, replay
-        from simulator.engine.drifter.narrate import narrate_events
-        from simulator.engine.drifter.state import DrifterState
+    def replay_state(self, record: dict[str, Any], catalogue: Any = None) -> Any:
+        """The record replayed with no RNG on the database's catalogue (the one the
+        simulation played with, not the files), keeping the narration events."""
+        from simulator.engine.drifter import replay
 
-        if catalogue is None:
-            # The same catalogue the simulation played with (the database's), not the files.
-            catalogue = self.catalogue()
-        # Verify the whole record first (checksum, final): the viewer only shows honest games.
-        final = replay(record, catalogue=catalogue).final()
-        rec = GameRecord.from_json(record)
-        seats = [Seat.from_json(s) for s in rec.seats]
-        names = [s.name for s in seats]
-        log: list = []
-        chance = ReplayChance(rec.events, log=log)
-        state = DrifterState(
-            catalogue, seats, Rules.from_json(rec.rules), rec.seed, chance=chance, events=log,
+        return replay(
+            record, catalogue=catalogue if catalogue is not None else self.catalogue(),
             narrate=True,
         )  # fmt: skip
-        frames: list[Frame] = []
-        said = 0
-        turn = state.turns
 
-        def take(title: str, final: bool = False) -> None:
-            # A frame ends where the next turn is announced: that line opens the next frame.
-            nonlocal said
-            events = (state.log or [])[said:]
-            cut = len(events)
-            if not final:
-                starts = [i for i, ev in enumerate(events) if ev and ev[0] == "turn"]
-                if starts and starts[-1] > 0:
-                    cut = starts[-1]
-            frames.append(Frame(title, narrate_events(events[:cut], names), table_of(state)))
-            said += cut
+    # --- the table ---------------------------------------------------------------------------
 
-        take("Setup")
-        while (step := chance.next_action()) is not None:
-            _player, data = step
-            state.apply(Action.from_json(data))
-            if state.turns != turn:
-                take(f"Turn {turn}")
-                turn = state.turns
-        take(f"Turn {turn}: the end", final=True)
-        return Replay(self.name, names, final, frames)
+    def table_view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """The table as `seat` sees it (None: every card face up): each seat's stake, hand,
+        kicker chips and deadwood, the saloon and the street with every dude's gear and kicker
+        chips, the fortunes, the pot and whose turn it is. A card `seat` may not see is
+        `{"hidden": true}`; decks are counts."""
+        from simulator.specs.drifter_table import drifter_table_view
+
+        return drifter_table_view(state, seat)
+
+    def action_label(self, state: Any, action: Any) -> str:
+        from simulator.specs.drifter_table import drifter_action_label
+
+        return drifter_action_label(state, action)
+
+    def table_log(self, state: Any, seat: int | None) -> list[str]:
+        """The narration so far; to a seat, a card it could not see when it happened is "a
+        concealed dude" (or card). A state kept without narration is replayed from its record
+        with it."""
+        from simulator.engine.drifter import replay
+        from simulator.engine.drifter.narrate import narrate_events
+
+        if state.log is None:
+            state = replay(state.record(), catalogue=state.cat, narrate=True)
+        names = [s.name for s in state.seats]
+        if seat is None:
+            return narrate_events(state.log, names)
+        cards = [(c.owner, c.printed.is_dude) for c in state.cards]
+        return narrate_events(state.log, names, viewer=seat, cards=cards)

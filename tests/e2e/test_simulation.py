@@ -38,8 +38,8 @@ def test_start_a_run_watch_it_finish_and_see_the_charts(signed_up_page, settings
         expect(page.locator("#player-table")).to_contain_text("Player 1 (heuristic)")
         page.click("#samples a >> nth=0")
         expect(page.locator("#narration")).to_be_visible()
-        expect(page.locator("#frame-title")).to_have_text("Step 1")
+        expect(page.locator("#step-counter")).to_contain_text("Step 0 of")
         page.click("#next-step")
-        expect(page.locator("#frame-title")).to_have_text("Step 2")
+        expect(page.locator("#step-counter")).to_contain_text("Step 1 of")
     finally:
         stop_worker(worker)

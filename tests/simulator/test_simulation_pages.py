@@ -60,9 +60,10 @@ def test_drifter_results_have_histograms_card_impact_and_a_replay(logged_in, cat
     replay = logged_in.get(f"/simulations/{run.pk}/games/{sample.pk}/")
     assert replay.status_code == 200
     text = replay.content.decode()
-    assert 'id="saloon"' in text and 'id="narration"' in text and "goes first" in text
+    assert 'class="felt felt-drifter"' in text and 'id="narration"' in text and "goes first" in text
+    assert 'id="table-result"' not in text  # no result before the end
     last = logged_in.get(f"/simulations/{run.pk}/games/{sample.pk}/?step=999").content.decode()
-    assert "the end" in last
+    assert 'id="table-result"' in last and "Stakes:" in last
 
 
 def test_round_robin_shows_the_heatmap(logged_in, catalogue):

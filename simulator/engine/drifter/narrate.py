@@ -4,14 +4,20 @@
     Sam reveals Plains Saddle on Henry Meek: smarts 9, skill 3, luck 10.
 
 The narrator sees every card (it tells the story after the game), so concealed cards are named
-with "concealed" beside them.
+with "concealed" beside them. Told to one seat (`viewer`), a card that seat could not see when
+it happened is "a concealed dude" or "a concealed card" instead: its owner saw it, everyone saw
+it once it was revealed, and a card discarded or buried goes face up into the deadwood.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from simulator.engine.drifter.cards import Catalogue
+
+# Events whose card goes face up into the deadwood: everyone sees it, concealed or not.
+_FACE_UP = frozenset({"discard", "bury", "tombstone"})
 
 
 def narrate(record: dict, catalogue: Catalogue | None = None) -> list[str]:
@@ -26,6 +32,34 @@ def _card(c: Any) -> str:
     return c[2] if isinstance(c, (list, tuple)) and c and c[0] == "card" else str(c)
 
 
+def _masked(event: Any, viewer: int, cards: Sequence[tuple[int, bool]]) -> Any:
+    """The event with every card `viewer` could not see named only as what it is: a card
+    reference is ("card", uid, name, revealed then); `cards[uid]` is (owner, printed a dude)."""
+    if event[0] in _FACE_UP:
+        return event
+
+    def mask(x: Any) -> Any:
+        if isinstance(x, (list, tuple)) and x and x[0] == "card":
+            owner, is_dude = cards[x[1]]
+            if x[3] or owner == viewer:
+                return x
+            return ("card", x[1], "a concealed dude" if is_dude else "a concealed card", False)
+        if isinstance(x, (list, tuple)):
+            return [mask(v) for v in x]
+        return x
+
+    masked = [mask(x) for x in event]
+    # A concealed dude's stats would give it away: told only once it is revealed.
+    at = _STATS_OF.get(event[0])
+    if at is not None and masked[at[0]] is not event[at[0]]:
+        masked[at[1]] = None
+    return tuple(masked)
+
+
+# event kind -> (index of the dude, index of its stats) in the event
+_STATS_OF = {"reveal_gear": (3, 4), "play_fortune": (4, 5)}
+
+
 def _stats(st: list[int]) -> str:
     return f"smarts {st[0]}, skill {st[1]}, luck {st[2]}"
 
@@ -35,11 +69,18 @@ def _chip(k: list) -> str:
     return f"a {color} kicker chip ({code}) that lands {stat} {amount:+d}"
 
 
-def narrate_events(log: list, names: list[str]) -> list[str]:
-    """Sentences for narration events (DrifterState.log)."""
+def narrate_events(
+    log: list,
+    names: list[str],
+    viewer: int | None = None,
+    cards: Sequence[tuple[int, bool]] = (),
+) -> list[str]:
+    """Sentences for narration events (DrifterState.log), as the narrator tells them (`viewer`
+    None) or as seat `viewer` saw them; `cards[uid]` is (owner, printed a dude) of every card
+    of the game, needed for a viewer."""
     out: list[str] = []
     for ev in log:
-        kind, *a = ev
+        kind, *a = ev if viewer is None else _masked(ev, viewer, cards)
         line = _turn_sentence(kind, a, names)
         if line is None:
             line = _shootout_sentence(kind, a, names)
@@ -65,10 +106,14 @@ def _turn_sentence(kind: str, a: list, names: list[str]) -> str | None:
         p, c, revealed, chips = a
         how = "revealed" if revealed else "concealed"
         line = f"{who(p)} plays {_card(c)} {how}, with ${chips} on it."
+        if not revealed and _card(c) == "a concealed dude":
+            line = f"{who(p)} plays a dude concealed, with ${chips} on it."
     elif kind == "play_gear":
         p, c, d, revealed, chips = a
         how = "revealed" if revealed else "concealed"
         line = f"{who(p)} plays {_card(c)} {how} on {_card(d)}, with ${chips} on it."
+        if not revealed and _card(c) == "a concealed card":
+            line = f"{who(p)} plays a gear card concealed on {_card(d)}, with ${chips} on it."
     elif kind == "copy":
         line = f"{who(a[0])}'s {_card(a[1])} becomes a copy of {_card(a[2])}."
     elif kind == "as_gear":
@@ -130,12 +175,14 @@ def _shootout_sentence(kind: str, a: list, names: list[str]) -> str | None:
         line = f"{who(a[0])} will reveal a gear card."
     elif kind == "reveal_gear":
         p, g, d, st = a
-        line = f"{who(p)} reveals {_card(g)} on {_card(d)}: {_stats(st)}."
+        line = f"{who(p)} reveals {_card(g)} on {_card(d)}" + (f": {_stats(st)}." if st else ".")
     elif kind == "fortunes":
         line = f"Fortune cards, starting with {who(a[0])}."
     elif kind == "play_fortune":
         p, c, cost, d, st = a
-        line = f"{who(p)} plays {_card(c)} for ${cost}: {_card(d)} has {_stats(st)}."
+        line = f"{who(p)} plays {_card(c)} for ${cost}" + (
+            f": {_card(d)} has {_stats(st)}." if st else f" on {_card(d)}."
+        )
     elif kind == "as_fortune":
         line = f"{who(a[0])} uses {_card(a[1])}'s ability as a fortune."
     elif kind == "contested":

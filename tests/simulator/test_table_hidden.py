@@ -1,0 +1,280 @@
+"""Hidden information at the table (issue #16, section 3): whole games of every game are
+played through the API, and after the end every answer is compared with the record.
+
+The engine's `view(seat)` is what a seat may know (the bots play on it). So, for every answer:
+
+- **Determinization.** The state at that move is rebuilt from the record, then everything its
+  seat cannot see is dealt again (other seats' hands and concealed cards, every deck's order,
+  the chance still to come), checked to leave the engine's view unchanged. The served view
+  and the labels of the legal actions must be the same for that other deal: they cannot
+  depend on anything hidden. A view that showed an opponent's hand, a face-down card, the deck
+  order or the next draw would differ.
+- **Card names.** (High Stakes Drifter, whose cards have codes.) Every card code in an answer
+  before the end is one the seat's engine view has held by then, or in its own deck list, and
+  the narration names no card it has not (the determinization does not reach the narration,
+  which tells the past). Once over, the result names every card played and the record is
+  served.
+- **The seed** is in no answer, and the record is a 409 until the end.
+
+`test_the_check_catches_*` prove the check fails for a view that leaks the opponent's hand.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+
+from simulator.engine.core import GameRecord, RecordedChance
+from simulator.specs import service_for
+from simulator.specs.base import _jsonable
+from tests.simulator.table_play import GAMES, SEED, play_through
+
+pytestmark = pytest.mark.django_db
+CODE = re.compile(r"HSD-K?\d+")
+
+
+def prefix(record: dict[str, Any], move: int) -> dict[str, Any]:
+    """The record as it stood at `move`: every event before the decision after it."""
+    if move == sum(1 for event in record["events"] if event[0] == "act"):
+        return record
+    events, acts = [], 0
+    for event in record["events"]:
+        if event[0] == "act":
+            if acts == move:
+                break
+            acts += 1
+        events.append(event)
+    rec = GameRecord.from_json(record)
+    return GameRecord(rec.game, rec.rules, rec.seats, rec.seed, events, None, rec.version).to_json()
+
+
+def state_at(game: str, record: dict[str, Any], move: int) -> Any:
+    service = service_for(game)
+    return service.rebuild(prefix(record, move), service.catalogue())
+
+
+# --- dealing again what a seat cannot see ---------------------------------------------------
+
+
+def _slots(*lists: list) -> list[tuple[list, int]]:
+    return [(cards, i) for cards in lists for i in range(len(cards))]
+
+
+def _deal(slots: list[tuple[list, int]], rng: random.Random, extra: list[int] = ()) -> None:
+    """Deal the cards in `slots` (and the unplaced `extra` ones) into the slots again."""
+    cards = [c[i] for c, i in slots] + list(extra)
+    rng.shuffle(cards)
+    for (c, i), card in zip(slots, cards, strict=False):
+        c[i] = card
+
+
+def _keep_selected(state: Any, q: int, old_hand: list[int]) -> None:
+    """A chosen card that stays in its hand follows its place in the hand."""
+    if state.selected[q] in old_hand:
+        state.selected[q] = state.hands[q][old_hand.index(state.selected[q])]
+
+
+def deal_again(game: str, state: Any, seat: int, rng: random.Random) -> Any:
+    """A copy of `state` with everything `seat` cannot see dealt again."""
+    if game == "drifter":
+        from simulator.engine.drifter.bots import determinize
+
+        return determinize(state.view(seat), rng)
+    alt = copy.deepcopy(state)
+    alt.chance = RecordedChance(rng.randrange(1 << 30), None)
+    others = [q for q in range(len(alt.hands)) if q != seat]
+    if game == "gunfighter":
+        from simulator.engine.gunfighter.cards import STAREDOWN
+
+        q = others[0]
+        slots = _slots(alt.hands[q], alt.pending_discards[q], alt.deck)
+        slots = [(c, i) for c, i in slots if c[i] != STAREDOWN]
+        if alt.selected[q] >= 0 and not alt.revealed and alt.selected[q] != STAREDOWN:
+            slots.append((alt.selected, q))
+        _deal(slots, rng)
+    elif game == "quickdraw":
+        q = others[0]
+        old = list(alt.hands[q])
+        _deal(_slots(alt.hands[q], alt.deck), rng)
+        _keep_selected(alt, q, old)
+    elif game == "duel":
+        q = others[0]
+        hidden = [c for c in alt.hands[q] if c not in alt.shown[q]]
+        placed = set(alt.hands[q]) | set(alt.discards[q]) | set(alt.played[q])
+        from simulator.engine.duel.cards import CARDS
+
+        unplaced = [c for c in range(len(CARDS)) if c not in placed]
+        old = list(alt.hands[q])
+        slots = [(alt.hands[q], i) for i, c in enumerate(alt.hands[q]) if c in hidden]
+        _deal(slots + _slots(alt.discards[q]), rng, unplaced)
+        _keep_selected(alt, q, old)
+    elif game == "tabletown":
+        _deal(_slots(*[alt.hands[q] for q in others], alt.deck), rng)
+    else:  # pragma: no cover - a new game needs its own dealing here
+        raise AssertionError(f"no way to deal {game} again")
+    return alt
+
+
+# --- the check -------------------------------------------------------------------------------
+
+
+def _served(service: Any, state: Any, seat: int) -> tuple[Any, list[str]]:
+    view = json.loads(json.dumps(service.table_view(state, seat)))
+    labels = (
+        [] if state.is_over else [service.action_label(state, a) for a in state.legal_actions()]
+    )
+    return view, labels
+
+
+def assert_nothing_hidden_served(game: str, answers: list[dict], record: dict, deals: int = 2):
+    """Every answer against the record (the module's docstring says how)."""
+    service = service_for(game)
+    rng = random.Random(7)
+    own_deck = {code for s in record["seats"][:1] for code in s.get("deck", [])}
+    seen_codes: set[str] = set(own_deck)
+    seen_up_to = -1
+    changed = 0
+    for answer in answers:
+        text = json.dumps(answer)
+        assert str(record["seed"]) not in text, "the seed was served"
+        seat, move = answer["viewer"], answer["move"]
+        # Every card the seat's engine view held at any move so far (bots' moves included).
+        for m in range(seen_up_to + 1, move + 1):
+            seen_codes |= set(
+                CODE.findall(json.dumps(_jsonable(state_at(game, record, m).view(seat))))
+            )
+        seen_up_to = move
+        # Once over, the record is served too: the result may name every card played.
+        if game == "drifter" and answer["status"] != "over":
+            leaked = set(CODE.findall(text)) - seen_codes
+            assert not leaked, f"move {move}: cards the seat never saw were served: {leaked}"
+            told = " ".join(
+                answer["log"] + [line for m in answer["bot_moves"] for line in m["log"]]
+            )
+            named = {name for name in unseen_names(record, seen_codes) if name in told}
+            assert not named, f"move {move}: the narration named cards never seen: {named}"
+        state = state_at(game, record, move)
+        view, labels = _served(service, state, seat)
+        assert answer["view"] == view
+        assert [a["label"] for a in answer["legal_actions"]] == labels
+        for _ in range(deals):
+            alt = deal_again(game, state, seat, rng)
+            assert _jsonable(alt.view(seat)) == _jsonable(state.view(seat)), "a bad deal"
+            changed += alt_differs(game, alt, state, seat)
+            assert _served(service, alt, seat) == (view, labels), (
+                f"move {move}: the answer depends on what seat {seat} cannot see"
+            )
+    assert changed, "no deal changed anything hidden: the check checked nothing"
+
+
+def unseen_names(record: dict, seen_codes: set[str]) -> set[str]:
+    """The names of the cards in play that a seat has not seen (High Stakes Drifter), less any
+    that are part of a name it has seen or of a seat's name ("Tin Star" in "Tin Star Jones")."""
+    by_code = service_for("drifter").catalogue().card_by_code
+    codes = {code for seat in record["seats"] for code in seat.get("deck", [])}
+    seen = [by_code[c].name for c in seen_codes if c in by_code]
+    seen += [seat["name"] for seat in record["seats"]]
+    return {
+        by_code[c].name
+        for c in codes - seen_codes
+        if c in by_code and not any(by_code[c].name in name for name in seen)
+    }
+
+
+def alt_differs(game: str, alt: Any, state: Any, seat: int) -> bool:
+    """Whether the other deal changed a hidden card (so the comparison meant something)."""
+    if game == "drifter":
+        others = [q for q in range(state.n) if q != seat]
+        return any(
+            [c.defn.code for c in alt.hand[q] + alt.deck[q]]
+            != [c.defn.code for c in state.hand[q] + state.deck[q]]
+            for q in others
+        )
+    return alt.hands != state.hands or getattr(alt, "deck", None) != getattr(state, "deck", None)
+
+
+def play_and_fetch(client, game: str) -> tuple[list[dict], dict]:
+    # Choose among the legal actions by a seeded draw so the games wander through every phase.
+    rng = random.Random(game)
+    answers = play_through(client, game, pick=lambda n, a: rng.randrange(len(a["legal_actions"])))
+    response = client.get(answers[0]["record_url"])
+    assert response.status_code == 200
+    return answers, response.json()["record"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_answer_of_a_whole_game_carries_what_its_seat_may_not_see(
+    user_client, catalogue, seeded, game
+):
+    answers, record = play_and_fetch(user_client, game)
+    assert record["seed"] == SEED
+    assert_nothing_hidden_served(game, answers, record)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_check_catches_a_view_that_shows_the_opponents_hand(
+    user_client, catalogue, seeded, game, monkeypatch
+):
+    service = service_for(game)
+    honest = service.table_view
+
+    def leaky(state: Any, seat: int | None) -> dict[str, Any]:
+        hands = state.hand if game == "drifter" else state.hands
+        other = hands[1 - seat]
+        cards = [c.defn.code for c in other] if game == "drifter" else list(other)
+        return {**honest(state, seat), "peek": cards}
+
+    monkeypatch.setattr(service, "table_view", leaky)
+    answers, record = play_and_fetch(user_client, game)
+    with pytest.raises(AssertionError):
+        assert_nothing_hidden_served(game, answers, record)
+
+
+def test_the_check_catches_a_view_that_shows_the_next_card_of_the_deck(
+    user_client, catalogue, seeded, monkeypatch
+):
+    service = service_for("drifter")
+    honest = service.table_view
+
+    def leaky(state: Any, seat: int | None) -> dict[str, Any]:
+        deck = state.deck[seat]
+        return {**honest(state, seat), "next": deck[0].defn.name if deck else None}
+
+    monkeypatch.setattr(service, "table_view", leaky)
+    answers, record = play_and_fetch(user_client, "drifter")
+    with pytest.raises(AssertionError, match="cannot see"):
+        assert_nothing_hidden_served("drifter", answers, record)
+
+
+def test_the_check_catches_a_narration_that_names_the_opponents_hand(
+    user_client, catalogue, seeded, monkeypatch
+):
+    service = service_for("drifter")
+    honest = service.table_log
+
+    def leaky(state: Any, seat: int | None) -> list[str]:
+        other = state.hand[1 - seat] if seat is not None else []
+        return [*honest(state, seat), "They hold " + ", ".join(c.printed.name for c in other)]
+
+    monkeypatch.setattr(service, "table_log", leaky)
+    answers, record = play_and_fetch(user_client, "drifter")
+    with pytest.raises(AssertionError, match="narration named"):
+        assert_nothing_hidden_served("drifter", answers, record)
+
+
+def test_a_card_s_number_does_not_name_it(user_client, catalogue, seeded):
+    """The engine numbers cards in deck-list order and a starter's list is public: the table
+    deals every list in a secret order, so a face-down card's number says nothing."""
+    from cards.models import StarterDeck
+
+    _answers, record = play_and_fetch(user_client, "drifter")
+    for seat, code in zip(record["seats"], ("HSD-S1", "HSD-S2"), strict=True):
+        public = [e["code"] for e in StarterDeck.objects.get(code=code).cards for _ in
+                  range(int(e["qty"]))]  # fmt: skip
+        assert sorted(seat["deck"]) == sorted(public)
+        assert seat["deck"] != public
