@@ -11,6 +11,7 @@ an item of the list.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from types import SimpleNamespace
 from typing import Any
 
 from django.conf import settings
@@ -250,6 +251,14 @@ class AnonThrottle(_SettingsThrottle, throttling.AnonRateThrottle):
 
 class UserThrottle(_SettingsThrottle, throttling.UserRateThrottle):
     """Every API request of a signed-in user, counted per user (`user`)."""
+
+
+def user_within_rate(user_id: int) -> bool:
+    """Whether one more API request of user `user_id` fits the `user` rate, counting it if it
+    does: for answers made before DRF's views (a run's kept status,
+    simulator/api/status_polls.py), which the same budget covers."""
+    request = SimpleNamespace(user=SimpleNamespace(pk=user_id, is_authenticated=True))
+    return UserThrottle().allow_request(request, None)
 
 
 class SignUpThrottle(_SettingsThrottle, throttling.AnonRateThrottle):

@@ -10,7 +10,13 @@ class SimulatorConfig(AppConfig):
     name = "simulator"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_delete
+        from rest_framework.authtoken.models import Token
+
         from config.celery import app
+        from simulator.api.status_polls import forget_token
+
+        post_delete.connect(forget_token, sender=Token, dispatch_uid="simulator-forget-token")
 
         # A periodic re-send of lost chunks for deployments that run `celery beat` (or -B).
         schedule = dict(app.conf.beat_schedule or {})

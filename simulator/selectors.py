@@ -42,12 +42,15 @@ def run_list(*, owner) -> QuerySet[SimulationRun]:
     return SimulationRun.objects.filter(owner=owner).defer("aggregate")
 
 
-def run_get(*, owner, pk: Any) -> SimulationRun:
-    """One of `owner`'s runs; Http404 for anyone else's (it is nobody else's business)."""
+def run_get(*, owner, pk: Any, with_results: bool = True) -> SimulationRun:
+    """One of `owner`'s runs; Http404 for anyone else's (it is nobody else's business), and for
+    a `pk` that is no run's. `with_results=False` leaves the merged results unread (a status
+    read)."""
     if not getattr(owner, "is_authenticated", False):
         raise Http404("No such run.")
+    runs = SimulationRun.objects.filter(owner=owner)
     try:
-        return SimulationRun.objects.get(owner=owner, pk=int(pk))
+        return (runs if with_results else runs.defer("aggregate")).get(pk=int(pk))
     except (SimulationRun.DoesNotExist, ValueError, TypeError):
         raise Http404("No such run.") from None
 

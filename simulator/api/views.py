@@ -4,7 +4,6 @@ records, cancel it. Runs are owner-scoped: another user's run is a 404."""
 from __future__ import annotations
 
 from django.core.cache import cache
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -14,18 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.schema import ERRORS
-from simulator import conf, selectors, services
+from simulator import selectors, services
 from simulator.api import serializers as s
+from simulator.api.status_polls import StatusAnswer, status_cache_key
 from simulator.engine.core import games
-
-
-def status_cache_key(pk, request) -> str | None:
-    """Where a run's status answer is kept (by host too: it holds absolute URLs); None for a
-    `pk` that is not a run's id (the lookup answers those)."""
-    if not str(pk).isdigit():
-        return None
-    return f"simulation-status:{int(pk)}:{request.get_host()}"
-
 
 LOCATION = OpenApiParameter(
     "Location",
@@ -92,19 +83,13 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
         While a run is active, the answer may be up to a second old."""
         # Many clients watching one run (a progress bar each) cost one read of it a second per
-        # web process: its answer is kept that long (docs/operations.md, "Watching a run").
+        # web process: an active run's answer is kept that long and sent again, to its owner
+        # only, before this view runs (status_polls.py; docs/operations.md, "Watching a run").
         # Otherwise one query, which leaves the results unread; re-sending lost chunks is the
         # workers' job, never a poll's.
-        key = status_cache_key(kwargs["pk"], request)
-        cached = cache.get(key) if key else None
-        if cached is not None and cached[0] == request.user.pk:
-            return Response(cached[1])
-        run = get_object_or_404(self.get_queryset(), pk=kwargs["pk"])
+        run = selectors.run_get(owner=request.user, pk=kwargs["pk"], with_results=False)
         body = self.get_serializer(run).data
-        seconds = conf.get("SIMULATION_STATUS_CACHE_SECONDS")
-        if key and run.is_active and seconds > 0:
-            cache.set(key, (run.owner_id, body), seconds)
-        return Response(body)
+        return StatusAnswer(body, owner_id=run.owner_id if run.is_active else None)
 
     @extend_schema(request=None, responses={200: s.RunSerializer})
     @action(detail=True, methods=["post"])
