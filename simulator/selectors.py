@@ -11,12 +11,14 @@ from typing import Any, cast
 from django.db.models import QuerySet
 from django.http import Http404
 
+from simulator.engine.core.registry import bot_label
 from simulator.models import GameSample, SimulationRun
 from simulator.plans import (
     CardRow,
     Length,
     MatchupRow,
     Plan,
+    PlanPlayer,
     PlayerRow,
     PositionAggregate,
     Rate,
@@ -249,3 +251,149 @@ def report_text(run: SimulationRun) -> str:
             else f"what-if vs {w['opponent']}: no games"
         )
     return "\n".join(lines)
+
+
+# --- the results page (views.run_results) ---------------------------------------------------
+
+
+def player_name(player: PlanPlayer | PlayerRow, index: int) -> str:
+    """A player's name as the pages show it: its label, without the bot where the label is
+    only the default "Player 2 (random)" (the pages name the bot beside it)."""
+    label = player["label"]
+    default = f"Player {index + 1} ({player['bot']})"
+    return f"Player {index + 1}" if label == default else label
+
+
+def player_names(players: list[PlanPlayer] | list[PlayerRow]) -> list[str]:
+    """Every player's name (player_name), two of one name told apart by their bots and, if
+    that is not enough, by their numbers: "Frontier Patrol (random bot)"."""
+    names = [player_name(p, i) for i, p in enumerate(players)]
+    for i, p in enumerate(players):
+        if names.count(player_name(p, i)) > 1:
+            names[i] = f"{names[i]} ({bot_name(p['bot']).lower()})"
+    for i in range(len(names)):
+        if names.count(names[i]) > 1:
+            names = [f"{n}, player {j + 1}" if n == names[i] else n for j, n in enumerate(names)]
+    return names
+
+
+def bot_name(bot: str) -> str:
+    """ "Heuristic bot" for "heuristic"."""
+    return f"{bot_label(bot)[0]} bot"
+
+
+def source_text(source: str | None, owner: Any) -> tuple[str, str | None]:
+    """(what a player's deck is, a link to it or None) in words: "starter deck", "your deck"
+    (linked), "a public deck", "a draft bot's deck"; ("", None) for a game without decks."""
+    kind, _, ref = (source or "").partition(":")
+    if kind == "starter":
+        return "starter deck", None
+    if kind == "draft":
+        return "a bot's deck from a draft", None
+    if kind == "deck" and ref.isdigit():
+        from decks.models import Deck
+
+        deck = Deck.objects.filter(pk=int(ref)).only("owner_id", "is_public").first()
+        if deck is None:
+            return "a deck since deleted", None
+        if deck.owner_id == owner.pk:
+            return "your deck", deck.get_absolute_url()
+        return ("a public deck", deck.get_absolute_url()) if deck.is_public else ("a deck", None)
+    return "", None
+
+
+def _heat(value: float) -> str:
+    # Rust below 50%, sage above, paler the closer to even (the site's palette).
+    t = max(-1.0, min(1.0, (value - 0.5) * 2))
+    base = (79, 107, 74) if t >= 0 else (140, 59, 31)  # --sage, --rust
+    r, g, b = (round(255 - (255 - c) * abs(t) * 0.6) for c in base)
+    return f"rgb({r} {g} {b})"
+
+
+def _verdict(ranked: list[dict[str, Any]], games: int) -> str:
+    """Whether the best win rate is clearly ahead, in words."""
+    if len(ranked) < 2:
+        return ""
+    best, rest = ranked[0], ranked[1:]
+    if best["rate"]["low"] is not None and all(
+        p["rate"]["high"] is not None and best["rate"]["low"] > p["rate"]["high"] for p in rest
+    ):
+        return f"{best['name']} is clearly ahead: its interval is above everyone else's."
+    return (
+        f"The intervals overlap: after {games:,} games the leaders are too close to call. "
+        "More games narrow the intervals."
+    )
+
+
+def results_page(run: SimulationRun) -> dict[str, Any]:
+    """Everything the results page shows: the report, the players named for people, a summary
+    in sentences (best first), the matchup grid coloured by win rate and the charts."""
+    report = run_report(run)
+    names = player_names(report["players"])
+    players = []
+    for p in report["players"]:
+        if not p.get("games"):
+            continue
+        source, link = source_text(p.get("source"), run.owner)
+        players.append(
+            {**p, "name": names[p["index"]], "bot_name": bot_name(p["bot"]), "source_text": source,
+             "link": link, "rate": p["win_rate"]}
+        )  # fmt: skip
+    ranked = sorted(players, key=lambda p: -(p["rate"]["rate"] or 0))
+    grid = None
+    if report["matrix"] and len(report["matchups"]) > 1:
+        grid = [
+            {
+                "name": names[i],
+                "cells": [
+                    None
+                    if cell is None or cell["rate"] is None
+                    else {"rate": cell, "colour": _heat(cell["rate"]), "against": names[j]}
+                    for j, cell in enumerate(row)
+                ],
+            }
+            for i, row in enumerate(report["matrix"])
+        ]
+    samples = []
+    for sample in run.samples.all()[:40]:
+        labels = (
+            [names[p] for p in report["matchups"][sample.matchup]["players"]]
+            if sample.matchup < len(report["matchups"])
+            else []
+        )
+        samples.append({"sample": sample, "players": labels})
+    return {
+        "report": report,
+        "names": names,
+        "players": players,
+        "ranked": ranked,
+        "verdict": _verdict(ranked, report["games"]),
+        "has_stakes": any(p.get("stakes") for p in players),
+        "has_first": any(p["first"]["n"] and p["other"]["n"] for p in players),
+        "stats": sorted({s for p in players for s in p.get("shootouts_by_stat") or {}}),
+        "grid": grid,
+        "samples": samples,
+        "charts": service_for(run.game).charts(report, names),
+    }
+
+
+def run_players(run: SimulationRun) -> list[dict[str, Any]]:
+    """The run's players as its page lists them: name, bot and deck in words."""
+    out = []
+    players = run.plan.get("players", [])
+    names = player_names(players)
+    for i, p in enumerate(players):
+        source, link = source_text(p.get("source"), run.owner)
+        out.append({"name": names[i], "bot_name": bot_name(p["bot"]),
+                    "source_text": source, "link": link})  # fmt: skip
+    return out
+
+
+def run_rules_text(run: SimulationRun) -> list[str]:
+    """The game, its format and its variants as people name them."""
+    service = service_for(run.game)
+    parts = [service.title]
+    if run.format:
+        parts.append(" + ".join(service.formats.get(f, f) for f in run.format.split("+")))
+    parts += [service.variant_labels.get(v, v) for v in run.variants or []]
+    return parts
