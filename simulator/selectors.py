@@ -267,14 +267,12 @@ def player_name(player: PlanPlayer | PlayerRow, index: int) -> str:
 def player_names(players: list[PlanPlayer] | list[PlayerRow]) -> list[str]:
     """Every player's name (player_name), two of one name told apart by their bots and, if
     that is not enough, by their numbers: "Frontier Patrol (random bot)"."""
-    names = [player_name(p, i) for i, p in enumerate(players)]
-    for i, p in enumerate(players):
-        if names.count(player_name(p, i)) > 1:
-            names[i] = f"{names[i]} ({bot_name(p['bot']).lower()})"
-    for i in range(len(names)):
-        if names.count(names[i]) > 1:
-            names = [f"{n}, player {j + 1}" if n == names[i] else n for j, n in enumerate(names)]
-    return names
+    plain = [player_name(p, i) for i, p in enumerate(players)]
+    names = [
+        f"{name} ({bot_name(p['bot']).lower()})" if plain.count(name) > 1 else name
+        for name, p in zip(plain, players, strict=True)
+    ]
+    return [f"{n}, player {i + 1}" if names.count(n) > 1 else n for i, n in enumerate(names)]
 
 
 def bot_name(bot: str) -> str:
