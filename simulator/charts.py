@@ -25,21 +25,38 @@ def _height(rows: int) -> int:
 
 
 def win_rates(
-    rows: Sequence[tuple[str, Mapping[str, Any]]], title: str, *, what: str = "games"
+    labels: Sequence[str],
+    series: Sequence[tuple[str, Sequence[Mapping[str, Any] | None]]],
+    title: str,
+    *,
+    what: str = "games",
 ) -> Chart:
-    """One bar per row (label, rate) on a 0–100% axis, its 95% interval drawn across it."""
-    rows = [(label, r) for label, r in rows if r and r.get("rate") is not None]
+    """Win rates on a 0–100% axis, one bar per label and series (name, one rate per label),
+    each with its 95% interval drawn across it as a whisker."""
+
+    def number(r: Mapping[str, Any] | None, key: str) -> float | None:
+        return None if not r or r.get(key) is None else round(100 * r[key], 1)
+
     return {
         "kind": "rates",
         "title": title,
         "x": "Win rate (bar) and its 95% interval (line)",
-        "labels": [label for label, _ in rows],
-        "values": [round(100 * r["rate"], 1) for _, r in rows],
-        "intervals": [
-            [round(100 * (r["low"] or 0), 1), round(100 * (r["high"] or 0), 1)] for _, r in rows
+        "labels": list(labels),
+        "series": [
+            {
+                "name": name,
+                "values": [number(r, "rate") for r in rates],
+                "intervals": [[number(r, "low"), number(r, "high")] for r in rates],
+                "tips": [
+                    f"{name}: {rate_text(r)} of {int(r['n']):,} {what}"
+                    if r and r["n"]
+                    else f"{name}: no {what}"
+                    for r in rates
+                ],
+            }
+            for name, rates in series
         ],
-        "tips": [f"{rate_text(r)} of {int(r['n']):,} {what}" for _, r in rows],
-        "height": _height(len(rows)),
+        "height": _height(len(labels) * len(series)),
     }
 
 

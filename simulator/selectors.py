@@ -276,8 +276,14 @@ def player_names(players: list[PlanPlayer] | list[PlayerRow]) -> list[str]:
 
 
 def bot_name(bot: str) -> str:
-    """ "Heuristic bot" for "heuristic"."""
+    """A bot as people name it: "Heuristic bot" for `heuristic`."""
     return f"{bot_label(bot)[0]} bot"
+
+
+def _bot_beside(name: str, bot: str) -> str:
+    # The bot named beside a player, unless its name already says it (player_names).
+    words = bot_name(bot)
+    return "" if name.endswith(f"({words.lower()})") else words
 
 
 def source_text(source: str | None, owner: Any) -> tuple[str, str | None]:
@@ -334,9 +340,15 @@ def results_page(run: SimulationRun) -> dict[str, Any]:
             continue
         source, link = source_text(p.get("source"), run.owner)
         players.append(
-            {**p, "name": names[p["index"]], "bot_name": bot_name(p["bot"]), "source_text": source,
-             "link": link, "rate": p["win_rate"]}
-        )  # fmt: skip
+            {
+                **p,
+                "name": names[p["index"]],
+                "bot_name": _bot_beside(names[p["index"]], p["bot"]),
+                "source_text": source,
+                "link": link,
+                "rate": p["win_rate"],
+            }
+        )
     ranked = sorted(players, key=lambda p: -(p["rate"]["rate"] or 0))
     grid = None
     if report["matrix"] and len(report["matchups"]) > 1:
@@ -382,8 +394,8 @@ def run_players(run: SimulationRun) -> list[dict[str, Any]]:
     names = player_names(players)
     for i, p in enumerate(players):
         source, link = source_text(p.get("source"), run.owner)
-        out.append({"name": names[i], "bot_name": bot_name(p["bot"]),
-                    "source_text": source, "link": link})  # fmt: skip
+        bot = _bot_beside(names[i], p["bot"])
+        out.append({"name": names[i], "bot_name": bot, "source_text": source, "link": link})
     return out
 
 

@@ -184,18 +184,18 @@ class GameService:
         from simulator import charts
 
         players = [(names[p["index"]], p) for p in report["players"] if p.get("games")]
+        labels = [name for name, _ in players]
         out: dict[str, Any] = {
             "win_chart": charts.win_rates(
-                [(name, p["win_rate"]) for name, p in players], "How often each player wins"
+                labels,
+                [("Win rate", [p["win_rate"] for _, p in players])],
+                "How often each player wins",
             ),
             "first_chart": charts.win_rates(
+                labels,
                 [
-                    row
-                    for name, p in players
-                    for row in (
-                        (f"{name}, going first", p["first"]),
-                        (f"{name}, otherwise", p["other"]),
-                    )
+                    ("Going first", [p["first"] for _, p in players]),
+                    ("Otherwise", [p["other"] for _, p in players]),
                 ],
                 "Win rate going first and otherwise",
             ),

@@ -65,7 +65,7 @@ def test_a_game_only_the_engine_knows_is_served_whole(twin, user):
     assert [p["games"] for p in report["players"]] == [12, 12]
     charts = game.charts(report, ["Player 1", "Player 2"])
     assert charts["win_chart"]["labels"] == ["Player 1", "Player 2"]
-    assert len(charts["win_chart"]["values"]) == 2
+    assert len(charts["win_chart"]["series"][0]["values"]) == 2
     sample = run.samples.first()
     assert sample is not None
     replay = build_replay(sample.record)

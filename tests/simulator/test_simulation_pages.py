@@ -190,8 +190,12 @@ def test_the_summary_comes_first_with_each_rate_and_its_interval_in_words(logged
     chart = _chart(html, "win-chart")
     assert chart["kind"] == "rates" and chart["title"] == "How often each player wins"
     assert chart["labels"] == ["Player 1", "Player 2"]
-    for value, (low, high) in zip(chart["values"], chart["intervals"], strict=True):
+    [series] = chart["series"]
+    for value, (low, high) in zip(series["values"], series["intervals"], strict=True):
         assert 0 <= low <= value <= high <= 100
+    assert series["tips"][0].startswith("Win rate: ") and "of 200 games" in series["tips"][0]
+    first = _chart(html, "first-chart")
+    assert [s["name"] for s in first["series"]] == ["Going first", "Otherwise"]
 
 
 def test_results_speak_the_games_words_not_the_codes(logged_in, catalogue):
@@ -225,7 +229,21 @@ def test_drifter_results_have_stakes_lengths_and_card_impact_charts(logged_in, c
     assert turns["kind"] == "histogram" and sum(turns["values"]) == 8
     stakes = _chart(html, "stake-chart-1")
     assert stakes["title"] == "Ending stake: Boomtown Law" and stakes["x"] == "Dollars"
-    assert _chart(html, "impact-chart-1")["kind"] == "impact"
+    # Eight games are too few to tell which cards help: said in words, no empty chart.
+    assert "impact-chart" not in html and "Too few games to tell which cards help" in html
+
+
+def test_card_impact_shows_the_cards_that_helped_most_and_least_by_name(logged_in, catalogue):
+    from cards.models import Card
+
+    run = _drifter_run(logged_in, games="200", bot_1="heuristic")
+    run_execute_locally(run=run)
+    html = logged_in.get(f"/simulations/{run.pk}/results/").content.decode()
+    impact = _chart(html, "impact-chart-1")
+    assert impact["kind"] == "impact" and 0 < len(impact["labels"]) <= 24
+    assert impact["values"] == sorted(impact["values"], reverse=True)
+    names = set(Card.objects.values_list("name", flat=True))
+    assert set(impact["labels"]) <= names
     assert "Mean ending stake" in html
     # Dollars written with a true minus sign before the dollar sign, never "$-".
     assert "$-" not in html and "$\u2212" not in html

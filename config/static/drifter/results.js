@@ -13,6 +13,7 @@
   var INK = "#2b1d0e";
   var SAGE = "#4f6b4a";
   var RUST = "#8c3b1f";
+  var SKY = "#2f5d7c";
   var LINE = "rgba(43, 29, 14, 0.15)";
 
   // Long names wrap onto lines of about `width` characters instead of being cut off.
@@ -59,9 +60,48 @@
     };
   }
 
+  // Draws each bar's 95% interval (its dataset's `intervals`, [low, high]) as a whisker
+  // across the bar, wherever Chart.js placed it (grouped bars included).
+  var whiskers = {
+    id: "whiskers",
+    afterDatasetsDraw: function (chart) {
+      var ctx = chart.ctx;
+      var x = chart.scales.x;
+      chart.data.datasets.forEach(function (dataset, di) {
+        if (!dataset.intervals || !chart.isDatasetVisible(di)) return;
+        chart.getDatasetMeta(di).data.forEach(function (bar, i) {
+          var span = dataset.intervals[i];
+          if (!span || span[0] === null || span[1] === null) return;
+          var left = x.getPixelForValue(span[0]);
+          var right = x.getPixelForValue(span[1]);
+          var cap = Math.max(4, bar.height * 0.25);
+          ctx.save();
+          ctx.strokeStyle = INK;
+          ctx.lineWidth = 2;
+          ctx.beginPath();
+          ctx.moveTo(left, bar.y);
+          ctx.lineTo(right, bar.y);
+          ctx.moveTo(left, bar.y - cap);
+          ctx.lineTo(left, bar.y + cap);
+          ctx.moveTo(right, bar.y - cap);
+          ctx.lineTo(right, bar.y + cap);
+          ctx.stroke();
+          ctx.restore();
+        });
+      });
+    },
+  };
+
+  var SERIES_COLOURS = [SAGE, SKY];
+
   function ratesChart(spec, narrow) {
     var options = base(spec, narrow);
+    var width = narrow ? 16 : 30;
     options.indexAxis = "y";
+    options.plugins.legend = { display: spec.series.length > 1, labels: { color: INK } };
+    options.plugins.tooltip.callbacks.label = function (item) {
+      return spec.series[item.datasetIndex].tips[item.dataIndex];
+    };
     options.scales = {
       x: {
         min: 0,
@@ -74,25 +114,24 @@
         ticks: {
           color: INK,
           autoSkip: false,
-          callback: function (value, index) { return wrap(spec.labels[index], narrow ? 14 : 30); },
+          callback: function (value, index) { return wrap(spec.labels[index], width); },
         },
         grid: { display: false },
       },
     };
-    // The interval's tooltip line says it all; the bar's own tooltip is the one shown.
-    options.plugins.tooltip.filter = function (item) { return item.datasetIndex === 0; };
     return {
       type: "bar",
       data: {
         labels: spec.labels,
-        datasets: [
-          { label: "Win rate", data: spec.values, backgroundColor: SAGE, grouped: false,
-            barPercentage: 0.8, order: 2 },
-          { label: "95% interval", data: spec.intervals, backgroundColor: INK, grouped: false,
-            barPercentage: 0.12, order: 1 },
-        ],
+        datasets: spec.series.map(function (series, i) {
+          return { label: series.name, data: series.values, intervals: series.intervals,
+                   backgroundColor: SERIES_COLOURS[i % SERIES_COLOURS.length] };
+        }),
       },
       options: options,
+      plugins: [whiskers],
+      rows: spec.labels.map(function (label) { return wrap(label, width).length; }),
+      perRow: spec.series.length,
     };
   }
 
@@ -134,6 +173,8 @@
         }],
       },
       options: options,
+      rows: spec.labels.map(function (label) { return wrap(label, narrow ? 14 : 26).length; }),
+      perRow: 1,
     };
   }
 
@@ -147,8 +188,22 @@
     var make = KINDS[spec.kind];
     if (!make || !spec.labels.length) return;
     canvas.dataset.drawn = "1";
-    var narrow = canvas.parentElement.clientWidth < 560;
-    new window.Chart(canvas, make(spec, narrow));
+    var box = canvas.parentElement;
+    var narrow = box.clientWidth < 560;
+    var config = make(spec, narrow);
+    var rows = config.rows;
+    var perRow = config.perRow;
+    delete config.rows;
+    delete config.perRow;
+    if (rows) {
+      // Room for every bar and every line of its wrapped name: nothing overlaps or is cut.
+      var height = 100;
+      rows.forEach(function (lines) {
+        height += Math.max(24 * perRow + 8, 15 * lines + 10);
+      });
+      box.style.height = height + "px";
+    }
+    new window.Chart(canvas, config);
   }
 
   function drawAll(root) {
