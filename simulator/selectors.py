@@ -6,6 +6,7 @@ histograms) on every read: nothing per game is stored but the sampled records.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from django.db.models import QuerySet
@@ -18,7 +19,6 @@ from simulator.plans import (
     Length,
     MatchupRow,
     Plan,
-    PlanPlayer,
     PlayerRow,
     PositionAggregate,
     Rate,
@@ -256,7 +256,7 @@ def report_text(run: SimulationRun) -> str:
 # --- the results page (views.run_results) ---------------------------------------------------
 
 
-def player_name(player: PlanPlayer | PlayerRow, index: int) -> str:
+def player_name(player: Mapping[str, Any], index: int) -> str:
     """A player's name as the pages show it: its label, without the bot where the label is
     only the default "Player 2 (random)" (the pages name the bot beside it)."""
     label = player["label"]
@@ -264,7 +264,7 @@ def player_name(player: PlanPlayer | PlayerRow, index: int) -> str:
     return f"Player {index + 1}" if label == default else label
 
 
-def player_names(players: list[PlanPlayer] | list[PlayerRow]) -> list[str]:
+def player_names(players: Sequence[Mapping[str, Any]]) -> list[str]:
     """Every player's name (player_name), two of one name told apart by their bots and, if
     that is not enough, by their numbers: "Frontier Patrol (random bot)"."""
     plain = [player_name(p, i) for i, p in enumerate(players)]
@@ -334,7 +334,7 @@ def results_page(run: SimulationRun) -> dict[str, Any]:
     in sentences (best first), the matchup grid coloured by win rate and the charts."""
     report = run_report(run)
     names = player_names(report["players"])
-    players = []
+    players: list[dict[str, Any]] = []
     for p in report["players"]:
         if not p.get("games"):
             continue
