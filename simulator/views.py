@@ -169,7 +169,9 @@ def _int(value: str | None, default: int | None = None) -> int | None:
 def run_list(request):
     """Your runs, newest first, and a link to start one."""
     runs = selectors.run_list(owner=request.user)[:100]
-    return render(request, "simulator/list.html", {"runs": runs})
+    titles = {name: spec.title for name, spec in service_specs().items()}
+    rows = [(run, titles.get(run.game, run.game)) for run in runs]
+    return render(request, "simulator/list.html", {"rows": rows})
 
 
 @login_required

@@ -296,3 +296,10 @@ def test_numbers_are_written_for_people():
 
     interval = {"mean": -10.0, "low": -18.14, "high": -1.9}
     assert money_interval(interval) == "\u2212$10.0 (\u2212$18.1 to \u2212$1.9)"
+
+
+def test_the_run_list_names_games_and_statuses_for_people(logged_in, catalogue):
+    run = _start(logged_in)
+    page = logged_in.get("/simulations/").content.decode()
+    assert "Quickdraw" in page and "Queued" in page and f"/simulations/{run.pk}/" in page
+    assert ">quickdraw<" not in page and ">queued<" not in page
