@@ -329,6 +329,21 @@ def _verdict(ranked: list[dict[str, Any]], games: int) -> str:
     )
 
 
+def _change_text(run: SimulationRun) -> str:
+    """A what-if's change to deck A in card names: "+1 Calamity Jane, −1 Doc Holliday"."""
+    players = run.plan.get("players", [])
+    if run.kind != SimulationRun.Kind.WHAT_IF or len(players) < 2:
+        return ""
+    change = players[1].get("change")
+    if not change:
+        return ""
+    added, removed = change.get("add") or {}, change.get("remove") or {}
+    names = service_for(run.game).card_names(set(added) | set(removed))
+    words = [f"+{qty} {names.get(code, code)}" for code, qty in added.items()]
+    words += [f"\u2212{qty} {names.get(code, code)}" for code, qty in removed.items()]
+    return ", ".join(words)
+
+
 def results_page(run: SimulationRun) -> dict[str, Any]:
     """Everything the results page shows: the report, the players named for people, a summary
     in sentences (best first), the matchup grid coloured by win rate and the charts."""
@@ -374,6 +389,7 @@ def results_page(run: SimulationRun) -> dict[str, Any]:
         samples.append({"sample": sample, "players": labels})
     return {
         "report": report,
+        "change": _change_text(run),
         "names": names,
         "players": players,
         "ranked": ranked,

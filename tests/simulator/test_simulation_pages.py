@@ -303,3 +303,26 @@ def test_the_run_list_names_games_and_statuses_for_people(logged_in, catalogue):
     page = logged_in.get("/simulations/").content.decode()
     assert "Quickdraw" in page and "Queued" in page and f"/simulations/{run.pk}/" in page
     assert ">quickdraw<" not in page and ">queued<" not in page
+
+
+def test_a_what_if_says_the_change_in_card_names_and_the_difference_in_points(
+    logged_in, user, catalogue
+):
+    from cards.models import Card, StarterDeck
+    from simulator.services import run_create
+
+    ours = [e["code"] for e in StarterDeck.objects.get(code="HSD-S1").cards]
+    theirs = [e["code"] for e in StarterDeck.objects.get(code="HSD-S2").cards]
+    added = next(code for code in theirs if code not in ours)
+    run, _ = run_create(
+        owner=user, game="drifter", kind="what_if", games=40, seed=2, dispatch=False,
+        players=[{"starter": "HSD-S1"}, {"starter": "HSD-S1", "add": {added: 1},
+                 "remove": {ours[0]: 1}}, {"starter": "HSD-S2"}],
+    )  # fmt: skip
+    run_execute_locally(run=run)
+    text = " ".join(
+        _text(logged_in.get(f"/simulations/{run.pk}/results/").content.decode()).split()
+    )
+    names = dict(Card.objects.filter(code__in=[added, ours[0]]).values_list("code", "name"))
+    assert f"with the change (+1 {names[added]}, \u22121 {names[ours[0]]})" in text
+    assert re.search(r"The change moves the result by [+\u2212]?\d+ points?", text)
