@@ -315,17 +315,21 @@ def _heat(value: float) -> str:
 
 
 def _verdict(ranked: list[dict[str, Any]], games: int) -> str:
-    """Whether the best win rate is clearly ahead, in words."""
-    if len(ranked) < 2:
+    """Whether the best win rate is clearly ahead, in words: who is too close to call."""
+    if len(ranked) < 2 or ranked[0]["rate"]["low"] is None:
         return ""
-    best, rest = ranked[0], ranked[1:]
-    if best["rate"]["low"] is not None and all(
-        p["rate"]["high"] is not None and best["rate"]["low"] > p["rate"]["high"] for p in rest
-    ):
+    best = ranked[0]
+    close = [
+        p["name"]
+        for p in ranked[1:]
+        if p["rate"]["high"] is None or p["rate"]["high"] >= best["rate"]["low"]
+    ]
+    if not close:
         return f"{best['name']} is clearly ahead: its interval is above everyone else's."
+    who = close[0] if len(close) == 1 else ", ".join(close[:-1]) + " and " + close[-1]
     return (
-        f"The intervals overlap: after {games:,} games the leaders are too close to call. "
-        "More games narrow the intervals."
+        f"{best['name']} leads, but {who} {'is' if len(close) == 1 else 'are'} too close to "
+        f"call after {games:,} games: more games narrow the intervals."
     )
 
 

@@ -326,3 +326,20 @@ def test_a_what_if_says_the_change_in_card_names_and_the_difference_in_points(
     names = dict(Card.objects.filter(code__in=[added, ours[0]]).values_list("code", "name"))
     assert f"with the change (+1 {names[added]}, \u22121 {names[ours[0]]})" in text
     assert re.search(r"The change moves the result by [+\u2212]?\d+ points?", text)
+
+
+def test_the_verdict_says_who_is_clearly_ahead_or_too_close_to_call():
+    from simulator.selectors import _verdict
+
+    def player(name, low, high):
+        return {"name": name, "rate": {"rate": (low + high) / 2, "low": low, "high": high}}
+
+    clear = [player("Boomtown Law", 0.7, 0.8), player("Frontier Patrol", 0.2, 0.3)]
+    assert _verdict(clear, 400) == (
+        "Boomtown Law is clearly ahead: its interval is above everyone else's."
+    )
+    close = [*clear[:1], player("Lawmen", 0.6, 0.72), player("Outlaws", 0.65, 0.75), *clear[1:]]
+    assert _verdict(close, 400) == (
+        "Boomtown Law leads, but Lawmen and Outlaws are too close to call after 400 games: "
+        "more games narrow the intervals."
+    )
