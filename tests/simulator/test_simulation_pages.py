@@ -70,6 +70,17 @@ def test_gunfighters_form_has_no_deck_pickers_and_no_drifter_options(logged_in, 
     assert "no deck to choose" in page
 
 
+def test_without_javascript_the_form_asks_for_the_chosen_games_page_keeping_its_values(
+    logged_in, catalogue
+):
+    page = logged_in.get("/simulations/new/").content.decode()
+    assert 'formmethod="get"' in page  # the button inside <noscript>
+    page = logged_in.get("/simulations/new/?game=duel&games=77&seed=5&bot_1=random").content
+    text = page.decode()
+    assert 'value="77"' in text and 'value="5"' in text and 'data-game="duel"' in text
+    assert '<option value="random" selected>' in text
+
+
 def test_drifters_form_names_formats_and_variants_for_people(logged_in, catalogue):
     page = logged_in.get("/simulations/new/?game=drifter").content.decode()
     text = _text(page)
