@@ -74,15 +74,16 @@ def _problem_labels(problems: list[dict[str, Any]], rows: list[int]) -> list[dic
 
 
 def _form_context(
-    user, data: Any = None, game: str | None = None, problems: list[dict[str, Any]] | None = None
+    user, data: Any = None, problems: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
-    """The new-run form for one game: only that game's options, bots and deck pickers."""
+    """The new-run form for the game `data` names (or the first): only that game's options,
+    bots and deck pickers, with what `data` holds filled in and each row's problems."""
     specs = service_specs()
     data = data or {}
-    chosen = specs.get(game or data.get("game") or DEFAULT_GAME) or specs[DEFAULT_GAME]
-    starters = (
-        [code for code, _ in _deck_choices(user)[0][1]][:2] if chosen.spec.needs_decks else []
-    )
+    chosen = specs.get(data.get("game") or DEFAULT_GAME) or specs[DEFAULT_GAME]
+    deck_choices = _deck_choices(user) if chosen.spec.needs_decks else []
+    # The first two starter decks face each other unless the form says otherwise.
+    starters = [code for code, _ in deck_choices[0][1]][:2] if deck_choices else []
     bots = sorted(
         chosen.spec.bots, key=lambda b: list(BOT_LABELS).index(b) if b in BOT_LABELS else 99
     )
@@ -129,7 +130,7 @@ def _form_context(
             for v in chosen.play_variants
         ],
         "bots": [(b, *bot_label(b)) for b in bots],
-        "deck_choices": _deck_choices(user) if chosen.spec.needs_decks else [],
+        "deck_choices": deck_choices,
         "rows": rows,
         "data": data,
         "problems": problems or [],
