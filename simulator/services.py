@@ -347,7 +347,10 @@ def _finish_chunk_locked(run: SimulationRun, *, failed: bool) -> None:
         # Under the run's row lock with a status check: the run is finished exactly once.
         run.status = Run.Status.FAILED if run.chunks_failed else Run.Status.DONE
         if run.chunks_failed:
-            run.error = f"{run.chunks_failed} of {run.chunk_count} chunks failed."
+            run.error = (
+                f"{run.chunks_failed} of the run's {run.chunk_count} batches of games failed "
+                "to play."
+            )
         run.finished_at = timezone.now()
 
 

@@ -1,87 +1,148 @@
 """Simulation pages: the new-run form, the run page with a live progress bar (htmx polling),
-results as SVG charts, and the replay viewer. Thin: services write, selectors read."""
+results with charts (Chart.js), and the replay viewer. Thin: services write, selectors read."""
 
 from __future__ import annotations
 
 import uuid
+from collections import Counter
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.views.decorators.http import require_http_methods, require_POST
 
 from simulator import selectors, services
 from simulator.adapters import RunRefused
 from simulator.engine.core.errors import EngineError
+from simulator.engine.core.registry import BOT_LABELS, bot_label
 from simulator.models import SimulationRun
-from simulator.specs import service_for, service_specs
+from simulator.specs import service_specs
 
 MAX_PLAYERS = 8
 DEFAULT_GAME = "drifter"  # the form's first choice (and the API's default)
+# What the form calls each field a problem may be about (`attr` of the error shape).
+FIELD_NAMES = {"game": "Game", "kind": "Kind of run", "games": "Games", "seed": "Seed",
+               "format": "Format", "variants": "Variants", "players": "Players"}  # fmt: skip
 
 
 def _deck_choices(user) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The deck picker's groups; two decks of one name are told apart by version and date."""
     from cards.models import StarterDeck
     from decks.models import Deck
 
-    starters = [
-        (f"starter:{st.code}", f"{st.name} ({st.code})") for st in StarterDeck.objects.all()
-    ]
-    mine = [(f"deck:{d.pk}", d.name) for d in Deck.objects.filter(owner=user).order_by("name")]
-    public = [
-        (f"deck:{d.pk}", f"{d.name} (by {d.owner.username})")
-        for d in Deck.objects.filter(is_public=True)
+    starters = [(f"starter:{st.code}", st.name) for st in StarterDeck.objects.order_by("code")]
+    mine = list(Deck.objects.filter(owner=user).order_by("name", "-updated"))
+    public = list(
+        Deck.objects.filter(is_public=True)
         .exclude(owner=user)
         .select_related("owner")
         .order_by("name")[:50]
+    )
+    names = Counter(d.name.casefold() for d in mine)
+
+    def mine_label(d) -> str:
+        if names[d.name.casefold()] < 2:
+            return d.name
+        return f"{d.name} (version {d.version}, updated {date_format(d.updated, 'j M Y')})"
+
+    return [
+        ("Starter decks", starters),
+        ("My decks", [(f"deck:{d.pk}", mine_label(d)) for d in mine]),
+        ("Public decks", [(f"deck:{d.pk}", f"{d.name}, by {d.owner.username}") for d in public]),
     ]
-    return [("Starter decks", starters), ("My decks", mine), ("Public decks", public)]
 
 
-def _form_context(user, data: dict[str, Any] | None = None) -> dict[str, Any]:
+def _problem_labels(problems: list[dict[str, Any]], rows: list[int]) -> list[dict[str, Any]]:
+    """Each problem with the words of the row or field it is about: "Player 4's deck", not
+    `players.3.cards`. `rows[i]` is the form row of the run's player i (empty rows skipped)."""
+    out = []
+    for problem in problems:
+        attr = problem.get("attr") or ""
+        head, _, rest = attr.partition(".")
+        where, row = FIELD_NAMES.get(head, ""), None
+        if head == "players" and rest:
+            index, _, field = rest.partition(".")
+            if index.isdigit() and int(index) < len(rows):
+                row = rows[int(index)]
+                where = f"Player {row + 1}" + (
+                    "'s bot" if field == "bot" else "'s deck" if field else ""
+                )
+        out.append({"where": where, "detail": problem.get("detail", ""), "row": row})
+    return out
+
+
+def _form_context(
+    user, data: Any = None, problems: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The new-run form for the game `data` names (or the first): only that game's options,
+    bots and deck pickers, with what `data` holds filled in and each row's problems."""
     specs = service_specs()
-    bots = sorted({bot for game in specs.values() for bot in game.spec.bots})
-    # The formats and play variants of every game that has them (the form shows them when
-    # a game played with decks is chosen).
-    formats = {key: label for game in specs.values() for key, label in game.formats.items()}
-    play_variants = list(dict.fromkeys(v for game in specs.values() for v in game.play_variants))
     data = data or {}
+    chosen = specs.get(data.get("game") or DEFAULT_GAME) or specs[DEFAULT_GAME]
+    deck_choices = _deck_choices(user) if chosen.spec.needs_decks else []
+    # The first two starter decks face each other unless the form says otherwise.
+    starters = [code for code, _ in deck_choices[0][1]][:2] if deck_choices else []
+    bots = sorted(
+        chosen.spec.bots, key=lambda b: list(BOT_LABELS).index(b) if b in BOT_LABELS else 99
+    )
+    default_bot = chosen.default_bot()
+    by_row: dict[int, list[str]] = {}
+    for problem in problems or []:
+        if problem["row"] is not None:
+            by_row.setdefault(problem["row"], []).append(problem["detail"])
     rows = []
     for i in range(MAX_PLAYERS):
-        default_deck = "starter:HSD-S1" if i == 0 else "starter:HSD-S2" if i == 1 else ""
+        playing = i < max(2, chosen.spec.min_players)
         rows.append(
             {
                 "index": i,
-                "deck": data.get(f"deck_{i}", default_deck),
-                "bot": data.get(f"bot_{i}", "heuristic" if i < 2 else ""),
+                "deck": data.get(f"deck_{i}", starters[i] if i < len(starters) else ""),
+                "bot": data.get(f"bot_{i}", default_bot if playing else ""),
+                "problems": by_row.get(i, []),
             }
         )
+    chosen_format = data.get("format") or "standard"
+    chosen_variants = set(data.getlist("variants") if hasattr(data, "getlist") else [])
     return {
         "games": [
-            {
-                "name": g.name,
-                "title": g.title,
-                "needs_decks": g.spec.needs_decks,
-                "bots": sorted(g.spec.bots),
-            }
-            for g in specs.values()
+            {"name": g.name, "title": g.title, "summary": g.spec.summary} for g in specs.values()
         ],
+        "game": chosen,
         "kinds": SimulationRun.Kind.choices,
-        "formats": formats,
-        "play_variants": play_variants,
-        "bots": bots,
-        "deck_choices": _deck_choices(user),
+        "formats": [
+            {
+                "name": key,
+                "label": label,
+                "note": chosen.format_notes.get(key, ""),
+                "checked": key == chosen_format,
+            }
+            for key, label in chosen.formats.items()
+        ],
+        "variants": [
+            {
+                "name": v,
+                "label": chosen.variant_labels.get(v, v),
+                "note": chosen.variant_notes.get(v, ""),
+                "checked": v in chosen_variants,
+            }
+            for v in chosen.play_variants
+        ],
+        "bots": [(b, *bot_label(b)) for b in bots],
+        "deck_choices": deck_choices,
         "rows": rows,
         "data": data,
+        "problems": problems or [],
         # A double-clicked submit sends the same key twice: one run, not two.
         "idempotency_key": data.get("idempotency_key") or uuid.uuid4().hex,
     }
 
 
-def _players_from_post(post, needs_decks: bool) -> list[dict[str, Any]]:
-    players = []
+def _players_from_post(post, needs_decks: bool) -> tuple[list[dict[str, Any]], list[int]]:
+    """The players of the form's rows that play (a bot chosen), and the row of each."""
+    players, rows = [], []
     for i in range(MAX_PLAYERS):
         bot = post.get(f"bot_{i}", "").strip()
         if not bot:
@@ -95,7 +156,8 @@ def _players_from_post(post, needs_decks: bool) -> list[dict[str, Any]]:
             elif kind == "deck" and ref.isdigit():
                 player["deck"] = int(ref)
         players.append(player)
-    return players
+        rows.append(i)
+    return players, rows
 
 
 def _int(value: str | None, default: int | None = None) -> int | None:
@@ -109,44 +171,59 @@ def _int(value: str | None, default: int | None = None) -> int | None:
 def run_list(request):
     """Your runs, newest first, and a link to start one."""
     runs = selectors.run_list(owner=request.user)[:100]
-    return render(request, "simulator/list.html", {"runs": runs})
+    titles = {name: spec.title for name, spec in service_specs().items()}
+    rows = [(run, titles.get(run.game, run.game)) for run in runs]
+    return render(request, "simulator/list.html", {"rows": rows})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def run_new(request):
-    """The new-run form: every registered game; decks only where the game needs them."""
-    errors: list[dict[str, Any]] = []
+    """The new-run form. It shows only what the chosen game takes; choosing another game
+    swaps that part in place (htmx asks with `?game=`; without JavaScript, the "Show this
+    game's options" button asks for the whole form)."""
+    problems: list[dict[str, Any]] = []
     if request.method == "POST":
         post = request.POST
         game = post.get("game", DEFAULT_GAME)
         spec = service_specs().get(game)
         needs_decks = spec.spec.needs_decks if spec else True
+        players, rows = _players_from_post(post, needs_decks)
         try:
             run, _ = services.run_create(
                 owner=request.user,
                 game=game,
                 kind=post.get("kind", "match"),
-                format=post.get("format", "standard") if needs_decks else "",
-                variants=post.getlist("variants") if needs_decks else [],
+                format=post.get("format", "standard") if spec and spec.formats else "",
+                variants=post.getlist("variants") if spec and spec.play_variants else [],
                 games=_int(post.get("games"), 0) or 0,
                 seed=_int(post.get("seed")),
-                players=_players_from_post(post, needs_decks),
+                players=players,
                 idempotency_key=post.get("idempotency_key") or None,
             )
             return redirect("simulator:detail", pk=run.pk)
         except RunRefused as exc:
-            errors = exc.problems
-    context = _form_context(request.user, request.POST if request.method == "POST" else None)
-    context["errors"] = errors
-    return render(request, "simulator/new.html", context, status=400 if errors else 200)
+            problems = _problem_labels(exc.problems, rows)
+        context = _form_context(request.user, post, problems=problems)
+        return render(request, "simulator/new.html", context, status=400)
+    data = request.GET if "game" in request.GET else None
+    context = _form_context(request.user, data)
+    if request.htmx:
+        return render(request, "simulator/_game_options.html", context)
+    return render(request, "simulator/new.html", context)
 
 
 @login_required
 def run_detail(request, pk: int):
     """The run page: its players, a live progress bar and, once finished, the results."""
     run = selectors.run_get(owner=request.user, pk=pk)
-    return render(request, "simulator/detail.html", {"run": run})
+    context = {
+        "run": run,
+        "kind": run.get_kind_display().split(" (")[0],
+        "rules": selectors.run_rules_text(run),
+        "players": selectors.run_players(run),
+    }
+    return render(request, "simulator/detail.html", context)
 
 
 @login_required
@@ -162,13 +239,10 @@ def run_progress(request, pk: int):
 
 @login_required
 def run_results(request, pk: int):
-    """The results fragment: charts and tables (partial while the run is still going)."""
+    """The results fragment: a summary first, then the details, charts drawn by Chart.js
+    from the data each passes with `json_script` (partial while the run is still going)."""
     run = selectors.run_get(owner=request.user, pk=pk)
-    report = selectors.run_report(run)
-    players = [p for p in report["players"] if p.get("games")]
-    context: dict[str, Any] = {"run": run, "report": report, "players": players}
-    context |= service_for(run.game).charts(report)
-    context["samples"] = run.samples.all()[:40]
+    context = {"run": run, **selectors.results_page(run)}
     return render(request, "simulator/_results.html", context)
 
 

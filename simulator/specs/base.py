@@ -53,9 +53,13 @@ class GameService:
     game_cost: dict[str, float] = {}
     #: The same where the engine could run compiled but runs as pure Python.
     pure_game_cost: dict[str, float] = {}
-    #: Formats (name -> label) and play variants the new-run form offers for this game.
+    #: Formats (name -> label) and play variants the new-run form offers for this game, with
+    #: what people call each variant and a line on what each format and variant changes.
     formats: dict[str, str] = {}
     play_variants: tuple[str, ...] = ()
+    format_notes: dict[str, str] = {}
+    variant_labels: dict[str, str] = {}
+    variant_notes: dict[str, str] = {}
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
@@ -189,40 +193,46 @@ class GameService:
         """Card code -> name for the report's card table (no cards: empty)."""
         return {}
 
-    def charts(self, report: Report) -> dict[str, Any]:
-        """The SVG charts of a run's results page, by template name."""
+    def charts(self, report: Report, names: list[str]) -> dict[str, Any]:
+        """The charts of a run's results page (simulator/charts.py specs), by template name;
+        `names` are the players' names as the page shows them, in the report's order."""
         from simulator import charts
 
-        players = [p for p in report["players"] if p.get("games")]
-        labels = [p["label"] for p in report["players"]]
+        players = [(names[p["index"]], p) for p in report["players"] if p.get("games")]
+        labels = [name for name, _ in players]
         out: dict[str, Any] = {
-            "win_chart": charts.win_rates([(p["label"], p["win_rate"]) for p in players]),
-            "first_chart": charts.win_rates(
-                [(f"{p['label']} first", p["first"]) for p in players]
-                + [(f"{p['label']} not first", p["other"]) for p in players],
-                title="Win rate going first and otherwise",
+            "win_chart": charts.win_rates(
+                labels,
+                [("Win rate", [p["win_rate"] for _, p in players])],
+                "How often each player wins",
             ),
+            "first_chart": charts.win_rates(
+                labels,
+                [
+                    ("Going first", [p["first"] for _, p in players]),
+                    ("Otherwise", [p["other"] for _, p in players]),
+                ],
+                "Win rate going first and otherwise",
+            ),
+            "stake_charts": [
+                (name, charts.histogram(stakes["histogram"], f"Ending stake: {name}", "Dollars"))
+                for name, p in players
+                if (stakes := p.get("stakes"))
+            ],
+            "impact": [
+                (name, charts.card_impact(cards, f"Cards that helped {name} win"), cards)
+                for name, p in players
+                if (cards := p.get("cards"))
+            ],
         }
-        out["stake_charts"] = [
-            (p["label"], charts.histogram(stakes["histogram"], "Ending stake", "stake ($)"))
-            for p in players
-            if (stakes := p.get("stakes"))
-        ]
         if report["turns"]:
             out["turns_chart"] = charts.histogram(
-                report["turns"]["histogram"], "Game length", "turns"
+                report["turns"]["histogram"], "How many turns a game lasts", "Turns"
             )
         if report["shootouts"]:
             out["shootouts_chart"] = charts.histogram(
-                report["shootouts"]["histogram"], "Shootouts per game", "shootouts"
+                report["shootouts"]["histogram"], "Shootouts in a game", "Shootouts"
             )
-        if report["matrix"]:
-            out["heatmap"] = charts.heatmap(report["matrix"], labels)
-        out["impact"] = [
-            (p["label"], charts.card_impact(cards), cards[:40])
-            for p in players
-            if (cards := p.get("cards"))
-        ]
         return out
 
     def replay_state(self, record: dict[str, Any], catalogue: Any = None) -> Any:

@@ -32,6 +32,14 @@ class Spec(GameService):
     }
     formats = drifter_formats.FORMAT_LABELS
     play_variants = tuple(drifter_variants.PLAY_VARIANTS)
+    format_notes = {
+        drifter_formats.STANDARD: f"{drifter_formats.DECK_SIZE} cards, copies limited by rarity "
+        "(three of a common, two of an uncommon, one of a rare), kicker chips worth "
+        f"${drifter_formats.KICKER_VALUE} in all.",
+        **{v: drifter_variants.VARIANT_NOTES[v] for v in drifter_variants.DECK_VARIANTS},
+    }
+    variant_labels = drifter_variants.VARIANT_LABELS
+    variant_notes = drifter_variants.VARIANT_NOTES
 
     def prepare_rules(self, fmt: str, variants: list[str]) -> PreparedRules:
         from simulator.adapters import RunRefused, refuse

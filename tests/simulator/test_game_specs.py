@@ -63,8 +63,9 @@ def test_a_game_only_the_engine_knows_is_served_whole(twin, user):
     assert run.status == "done" and run.games_done == 12
     report = run_report(run)
     assert [p["games"] for p in report["players"]] == [12, 12]
-    charts = game.charts(report)
-    assert "Win rate" in charts["win_chart"]
+    charts = game.charts(report, ["Player 1", "Player 2"])
+    assert charts["win_chart"]["labels"] == ["Player 1", "Player 2"]
+    assert len(charts["win_chart"]["series"][0]["values"]) == 2
     sample = run.samples.first()
     assert sample is not None
     last = replay_step(sample.record, 10**6, None)

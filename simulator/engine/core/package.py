@@ -64,5 +64,6 @@ def register_game(
             bots=bots,
             min_players=low,
             max_players=high,
+            summary=state.SUMMARY,
         )
     )

@@ -16,7 +16,7 @@ class GameSpec:
     `new_game(seats, rules, seed, record)` starts a game, `replay(record_json)` rebuilds one from
     its record, `bots` maps a bot name to a factory `(seat, seed) -> Bot`, and `min_players` /
     `max_players` bound the seats. `narrate(record_json)`, where a game has one, tells a game from
-    its record as a list of sentences.
+    its record as a list of sentences. `summary` says in a line what the game is.
     """
 
     name: str
@@ -28,6 +28,20 @@ class GameSpec:
     max_players: int = 2
     needs_decks: bool = False
     narrate: Callable[[dict], list[str]] | None = None
+    summary: str = ""
+
+
+# What people are told of each bot a game may register, by its name (name, what it does).
+BOT_LABELS: dict[str, tuple[str, str]] = {
+    "random": ("Random", "any legal move, at random"),
+    "heuristic": ("Heuristic", "plays by rules of thumb, fast"),
+    "search": ("Search", "looks ahead through many possible games, about 25 times slower"),
+}
+
+
+def bot_label(name: str) -> tuple[str, str]:
+    """(name, what it does) of a bot, for people; an unlisted bot as its name with no note."""
+    return BOT_LABELS.get(name, (name.replace("_", " ").capitalize(), ""))
 
 
 _GAMES: dict[str, GameSpec] = {}

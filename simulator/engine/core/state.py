@@ -33,6 +33,7 @@ class BaseGameState(ABC):
 
     NAME: ClassVar[str]  # the registered game name, written into its records
     TITLE: ClassVar[str]  # the game's title, as the registry shows it
+    SUMMARY: ClassVar[str] = ""  # the game in one line, for people choosing what to simulate
     PLAYERS: ClassVar[tuple[int, int]] = (2, 2)  # the fewest and the most seats
     PLAYERS_ERROR: ClassVar[str]  # why another number of seats cannot play
     OVER_ERROR: ClassVar[str]  # why a game that has ended takes no decision

@@ -33,6 +33,36 @@ PLAY_VARIANTS: Final = (
 )
 DECK_VARIANTS: Final = (DEUCES_WILD, TRES_AMIGOS, ON_YOUR_LONESOME, STUD, DRAW)
 VARIANTS: Final = PLAY_VARIANTS + DECK_VARIANTS
+# What the site calls each variant, and a line on what it changes (the rules in
+# docs/rules/high-stakes-drifter.md).
+VARIANT_LABELS: Final = {
+    COLD_HANDS: "Cold Hands",
+    HIGH_LOW: "High-Low",
+    LAST_MAN_STANDING: "Last Man Standing",
+    LOWBALL: "Lowball",
+    RIDING_SHOTGUN: "Riding Shotgun",
+    TOMBSTONE: "Tombstone",
+    WHIRLWIND: "Whirlwind",
+    DEUCES_WILD: "Deuces Wild",
+    TRES_AMIGOS: "Tres Amigos",
+    ON_YOUR_LONESOME: "On Your Lonesome",
+    STUD: "Stud",
+    DRAW: "Draw",
+}
+VARIANT_NOTES: Final = {
+    COLD_HANDS: "Each shootout is fought with a fresh five-card hand, discarded after it.",
+    HIGH_LOW: "The highest and the lowest contested stat both win the shootout.",
+    LAST_MAN_STANDING: "Play on until only one player has chips left in their stake.",
+    LOWBALL: "The lowest contested stat wins the shootout.",
+    RIDING_SHOTGUN: "Moving a dude into the street lets you put a dude into play in the saloon.",
+    TOMBSTONE: "Only one copy of a dude may be revealed at a time: a second one is buried.",
+    WHIRLWIND: "Take any number of actions a turn (three on the first player's first turn).",
+    DEUCES_WILD: "Up to two copies of any card, whatever its rarity.",
+    TRES_AMIGOS: "Up to three copies of any card, whatever its rarity.",
+    ON_YOUR_LONESOME: "One copy of each card at most, whatever its rarity.",
+    STUD: "Decks built from six opened boosters, with no copy or kicker chip limits.",
+    DRAW: "Decks of 54 cards and six kicker chips drafted from boosters.",
+}
 # The copies of any one card a deck may hold, whatever its rarity, in each copy-limit variant.
 COPY_LIMITS: Final = {DEUCES_WILD: 2, TRES_AMIGOS: 3, ON_YOUR_LONESOME: 1}
 
@@ -42,6 +72,11 @@ COPY_LIMITS: Final = {DEUCES_WILD: 2, TRES_AMIGOS: 3, ON_YOUR_LONESOME: 1}
 # records replay as they were played. Rules written without `rulings` are of that time.
 RULINGS: Final = 3
 LEGACY_RULINGS: Final = 2
+
+
+def variant_label(name: str) -> str:
+    """The human name of a variant ('cold_hands' -> 'Cold Hands'); unknown names as given."""
+    return VARIANT_LABELS.get(name, name)
 
 
 def variant_name(name: str) -> str:

@@ -56,6 +56,7 @@ class DuelState(BaseGameState):
 
     NAME = NAME
     TITLE = "The Duel"
+    SUMMARY = "Three rounds of secret card duels for gold; the first to win two rounds wins."
     PLAYERS_ERROR = "the card duel is a game for two players"
     OVER_ERROR = "the duel is over"
 

@@ -71,6 +71,10 @@ class GunfighterState(BaseGameState):
 
     NAME = NAME
     TITLE = "Gunfighter"
+    SUMMARY = (
+        "Two gunfighters play action cards to stay loaded and keep their aim true; the first "
+        "to lose all their health points dies."
+    )
     PLAYERS_ERROR = "Gunfighter is a game for two players"
     OVER_ERROR = "the gunfight is over"
 

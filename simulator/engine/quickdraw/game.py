@@ -35,6 +35,10 @@ class QuickdrawState(BaseGameState):
 
     NAME = NAME
     TITLE = "Quickdraw"
+    SUMMARY = (
+        "Two cowboys with a deck of playing cards load six bullets each and fire them one at a "
+        "time; the bigger face-up stack wins."
+    )
     PLAYERS_ERROR = "Quickdraw is a game for two players"
     OVER_ERROR = "the duel is over"
 

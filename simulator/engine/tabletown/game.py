@@ -122,6 +122,10 @@ class TabletownState(BaseGameState):
 
     NAME = NAME
     TITLE = "Tabletown"
+    SUMMARY = (
+        "Two to eight gunslingers arm, load and turn to face each other until DRAW! and "
+        "SHOOTOUT! cards call the gunfights; the last one standing wins."
+    )
     PLAYERS = (2, 8)
     PLAYERS_ERROR = "Tabletown is for 2 to 8 gunslingers"
     OVER_ERROR = "the gunfight in Tabletown is over"
