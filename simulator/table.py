@@ -126,13 +126,17 @@ def _problem(code: str, detail: str, attr: str | None) -> Problem:
     return {"code": code, "detail": detail, "attr": attr}
 
 
-def _labels(bots: list[str | None], decks: list[str | None]) -> list[str]:
-    """What the table calls each seat: "You" or "Heuristic bot", with its deck, unique."""
+def _labels(bots: list[str | None], decks: list[str | None], player: str) -> list[str]:
+    """What the table calls each seat: the player's name or "Heuristic bot", with its deck,
+    unique. The narration says it in the third person ("demo plays ..."), so not "You"."""
     mine = sum(1 for b in bots if b is None)
     labels = []
     for i, (bot, deck) in enumerate(zip(bots, decks, strict=True)):
-        who = ("You" if mine == 1 else f"You, seat {i + 1}") if bot is None else f"{bot} bot"
-        labels.append(f"{who.capitalize()} ({deck})" if deck else who.capitalize())
+        if bot is None:
+            who = player if mine == 1 else f"{player}, seat {i + 1}"
+        else:
+            who = f"{bot} bot".capitalize()
+        labels.append(f"{who} ({deck})" if deck else who)
     return [
         label if labels.count(label) == 1 else f"{label}, seat {i + 1}"
         for i, label in enumerate(labels)
@@ -201,7 +205,7 @@ def table_game_create(
     if seed is None:
         seed = new_seed()
     decks = [p.get("label") if p.get("source") else None for p in players]
-    labels = _labels(bots, decks)
+    labels = _labels(bots, decks, str(owner.get_username())[:40] or "Player")
     # The engine numbers cards in the order a deck list gives them, and a starter's list is
     # public: dealt in that order, a face-down card's number would name it. So each list is
     # put in a secret order first (the record, which holds it, is withheld until the end).
