@@ -65,8 +65,8 @@ def _stats(st: list[int]) -> str:
 
 
 def _chip(k: list) -> str:
-    _, code, color, stat, amount = k
-    return f"a {color} kicker chip ({code}) that lands {stat} {amount:+d}"
+    _, _code, color, stat, amount = k
+    return f"a {color} kicker chip that lands {stat} {amount:+d}"
 
 
 def narrate_events(
