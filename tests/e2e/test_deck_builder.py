@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cards.models import Card, KickerChip
+from tests.e2e.checks import assert_accessible, assert_fits
 
 SHOTS = "/tmp/shots-builder"
 WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
@@ -26,12 +27,6 @@ def sized_page(request, signed_up_page):
     return page
 
 
-def fits(page) -> None:
-    """The page is no wider than the screen (no sideways scroll)."""
-    wide = page.evaluate("document.documentElement.scrollWidth")
-    assert wide <= page.viewport_size["width"], f"{page.url} is {wide} px wide"
-
-
 def shot(page, name: str) -> None:
     page.screenshot(path=f"{SHOTS}/{name}-{page.label}.png", full_page=True)
 
@@ -39,12 +34,13 @@ def shot(page, name: str) -> None:
 def test_build_a_legal_deck_save_a_version_and_export(sized_page):
     page = sized_page
     page.goto("/decks/")
-    fits(page)
+    assert_fits(page)
     page.fill("input[name=name]", "Trail Dust")
     page.click("#new-deck")
     page.wait_for_url("**/build/")
     assert "Not legal yet" in page.inner_text("#legality")
-    fits(page)
+    assert_fits(page)
+    assert_accessible(page)
 
     commons = list(
         Card.objects.filter(card_set__code="HSD", rarity="common", type="dude")
@@ -90,7 +86,7 @@ def test_build_a_legal_deck_save_a_version_and_export(sized_page):
     if page.label == "phone":  # the bar at the bottom follows the deck
         bar = " ".join(page.inner_text("#deck-bar").split())
         assert bar == "Legal · 54/54 cards · chips $50 See the deck ↓"
-    fits(page)
+    assert_fits(page)
     shot(page, "builder")
 
     # One-click edits make no version until one is saved, with a note.
@@ -101,7 +97,7 @@ def test_build_a_legal_deck_save_a_version_and_export(sized_page):
 
     page.click("text=Deck page: charts, versions and export")
     page.wait_for_selector("#export-text")
-    fits(page)
+    assert_fits(page)
     assert "Eighteen commons" in page.inner_text("#version-history")
     page.select_option("#compare-from", "1")
     page.select_option("#compare-to", "2")
@@ -120,15 +116,15 @@ def test_build_a_legal_deck_save_a_version_and_export(sized_page):
     assert f"[{commons[0]}]" in text and f"2 [{green.code}]" in text
 
     page.goto("/decks/sealed/")
-    fits(page)
+    assert_fits(page)
     shot(page, "sealed")
     page.click("#open-boosters")
     page.wait_for_url("**/decks/pools/*/")
-    fits(page)
+    assert_fits(page)
     page.goto("/decks/drafts/")
-    fits(page)
+    assert_fits(page)
     page.goto("/decks/")
-    fits(page)
+    assert_fits(page)
     shot(page, "deck-list")
     assert page.console_errors == []
 
@@ -145,7 +141,7 @@ def test_an_import_error_keeps_the_list_and_suggests_the_card(sized_page):
     assert "Line 2" in errors and "Did you mean Wyatt Earp" in errors
     assert page.input_value("#import-text") == listing
     assert page.input_value("#import input[name=name]") == "Posse"
-    fits(page)
+    assert_fits(page)
     shot(page, "import-error")
 
     page.fill("#import-text", "3 Wyatt Earp\n2 Wyatt Earp\n")

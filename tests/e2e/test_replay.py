@@ -13,6 +13,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from simulator.services import run_execute_locally
+from tests.e2e.checks import assert_accessible, assert_fits
 from tests.simulator.test_simulation_pages import _start
 
 # Where to save screenshots to look at (none unless asked: DRIFTER_SHOTS=/tmp/shots-...).
@@ -42,11 +43,6 @@ def _shot(page, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
 
 
-def _fits(page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"the page is {width}px wide"
-
-
 @pytest.mark.parametrize(
     ("game", "width"),
     [("drifter", 1280), ("drifter", 390), ("quickdraw", 390), ("duel", 1280),
@@ -62,7 +58,8 @@ def test_step_a_replay_to_its_end_on_the_table(signed_up_page, game, width):
     expect(page.locator(f".felt-{game}")).to_be_visible()
     expect(page.locator("#step-counter")).to_contain_text("Step 0 of")
     expect(page.locator("#table-result")).to_have_count(0)
-    _fits(page)
+    assert_fits(page)
+    assert_accessible(page)
     page.click("#next-step")
     expect(page.locator("#step-counter")).to_contain_text("Step 1 of")
     page.keyboard.press("ArrowRight")
@@ -79,7 +76,7 @@ def test_step_a_replay_to_its_end_on_the_table(signed_up_page, game, width):
     last = page.locator(".replay-controls").get_attribute("data-last")
     expect(page.locator("#step-counter")).to_have_text(f"Step {last} of {last}")
     assert "seat=all" in page.url and f"step={last}" in page.url
-    _fits(page)
+    assert_fits(page)
     _shot(page, f"{game}-{width}-end")
     page.reload()
     expect(page.locator("#table-result")).to_be_visible()

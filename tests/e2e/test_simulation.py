@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.checks import assert_accessible, assert_fits
 from tests.workers import start_worker, stop_worker
 
 SHOTS = Path(os.environ.get("DRIFTER_SHOTS", "/tmp/shots-results"))
@@ -25,11 +26,6 @@ def _watch_console(page: Page) -> list[str]:
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     return errors
-
-
-def _fits(page: Page, width: int) -> None:
-    scroll = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll <= width, f"the page is {scroll} px wide on a {width}-px screen"
 
 
 def _shot(page: Page, name: str) -> None:
@@ -48,7 +44,7 @@ def test_the_form_shows_only_the_chosen_games_options(signed_up_page, width):
     expect(page.locator("#id_deck_0")).to_be_visible()
     expect(page.locator("#variant-options")).to_contain_text("Cold Hands")
     expect(page.locator("#id_bot_0 option[value=search]")).to_have_count(1)
-    _fits(page, width)
+    assert_fits(page)
     _shot(page, f"form-drifter-{width}")
 
     page.select_option("#id_game", "gunfighter")  # swapped in place by htmx
@@ -57,7 +53,7 @@ def test_the_form_shows_only_the_chosen_games_options(signed_up_page, width):
     expect(page.locator("#id_deck_0")).to_have_count(0)
     expect(page.locator("#format-options, #variant-options")).to_have_count(0)
     expect(page.locator("#id_bot_0 option[value=search]")).to_have_count(0)
-    _fits(page, width)
+    assert_fits(page)
     _shot(page, f"form-gunfighter-{width}")
 
     page.select_option("#id_game", "quickdraw")
@@ -98,7 +94,7 @@ def test_a_results_page_fits_the_screen_and_draws_its_charts(signed_up_page, wid
     expect(page.locator("#win-chart canvas[data-drawn]")).to_have_count(1)
     box = page.locator("#win-chart canvas").bounding_box()
     assert box and 0 < box["width"] <= width and box["height"] > 100
-    _fits(page, width)
+    assert_fits(page)
     _shot(page, f"results-{width}")
 
     # Every section opened: its charts are drawn then, inside the screen.
@@ -110,8 +106,9 @@ def test_a_results_page_fits_the_screen_and_draws_its_charts(signed_up_page, wid
         b = charts.nth(i).bounding_box()
         assert b and b["width"] > 100 and b["height"] > 100 and b["x"] >= 0
         assert b["x"] + b["width"] <= width
-    _fits(page, width)
+    assert_fits(page)
     _shot(page, f"results-open-{width}")
+    assert_accessible(page)
     assert errors == []
 
 

@@ -12,13 +12,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.checks import assert_accessible, assert_fits
+
 SHOTS = Path(os.environ.get("DRIFTER_SHOTS", "/tmp/shots-table-core"))
 MAX_DECISIONS = 400
-
-
-def _fits(page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"{page.url} is {width}px wide"
 
 
 def _watch(page) -> list[str]:
@@ -34,7 +31,7 @@ def _sit_down(page) -> None:
     expect(page.locator("h1")).to_have_text("Play")
     expect(page.locator("#id_deck_0")).to_have_value("starter:HSD-S1")
     expect(page.locator("#id_bot_1")).to_have_value("heuristic")
-    _fits(page)
+    assert_fits(page)
     width = page.viewport_size["width"]
     page.screenshot(path=str(SHOTS / f"play-{width}-setup.png"), full_page=True)
     page.click("#sit-down")
@@ -59,7 +56,7 @@ def test_a_whole_drifter_game_against_the_heuristic_bot(signed_up_page, width, s
     page.set_viewport_size({"width": width, "height": 900})
     _sit_down(page)
     expect(page.locator(".felt-drifter")).to_be_visible()
-    _fits(page)
+    assert_fits(page)
     page.screenshot(path=str(SHOTS / f"play-{width}-start.png"), full_page=True)
     bots_seen = False
     for decision in range(MAX_DECISIONS):
@@ -68,18 +65,19 @@ def test_a_whole_drifter_game_against_the_heuristic_bot(signed_up_page, width, s
         _decide(page)
         bots_seen = bots_seen or page.locator("#bot-moves li").count() > 0
         if decision == 6:
-            _fits(page)
+            assert_fits(page)
+            assert_accessible(page)  # the table mid-game: buttons, narration, cards' alt text
             page.screenshot(path=str(SHOTS / f"play-{width}-middle.png"), full_page=True)
             page.screenshot(path=str(SHOTS / f"play-{width}-middle-screen.png"))
     expect(page.locator("#play-over")).to_be_visible()
     assert bots_seen, "the bots' moves were never shown"
     expect(page.locator("#table-result")).to_be_visible()
-    _fits(page)
+    assert_fits(page)
     page.screenshot(path=str(SHOTS / f"play-{width}-end.png"), full_page=True)
     table_url = page.url
     page.click("#replay-link")
     expect(page.locator("#step-counter")).to_contain_text("Step 0 of")
-    _fits(page)
+    assert_fits(page)
     page.goto(table_url)
     page.click("#play-again")
     expect(page.locator("#play-actions")).to_be_visible()
@@ -103,7 +101,7 @@ def test_a_stale_form_from_another_tab_is_refused(signed_up_page):
     expect(page.locator("#play-error")).to_contain_text("Refused")
     # The table was redrawn as it now is: the next decision is taken.
     assert page.locator("#play").get_attribute("data-move") != move
-    _fits(page)
+    assert_fits(page)
     page.screenshot(path=str(SHOTS / "play-390-refused.png"), full_page=True)
     _decide(page)
     expect(page.locator("#play-error")).to_have_count(0)
@@ -116,13 +114,13 @@ def test_the_other_games_are_played_at_the_table_on_a_phone(signed_up_page, game
     errors = _watch(page)
     page.set_viewport_size({"width": 390, "height": 800})
     page.goto(f"/play/?game={game}")
-    _fits(page)
+    assert_fits(page)
     page.click("#sit-down")
     expect(page.locator(f".felt-{game}")).to_be_visible()
     for _ in range(6):
         if page.locator("#play-over").count():
             break
         _decide(page)
-        _fits(page)
+        assert_fits(page)
     page.screenshot(path=str(SHOTS / f"play-390-{game}.png"), full_page=True)
     assert not errors, errors
