@@ -80,7 +80,7 @@ def test_tabletown_takes_up_to_eight_seats_and_its_rule_options(tmp_path):
     )
     assert [s["name"] for s in record["seats"]] == ["Sam", "Jane", "Cal", "Dee", "Eli"]
     assert {s["bot"] for s in record["seats"]} == {"random"}
-    assert record["rules"] == {"advanced": False, "max_turns": 300}
+    assert record["rules"] == {"advanced": False, "max_turns": 300, "rulings": 2}
     assert record["final"]["turns"] <= 300 and len(record["final"]["alive"]) == 5
     told = "\n".join(lines)
     assert all(name in told for name in ("Sam", "Jane", "Cal", "Dee", "Eli"))

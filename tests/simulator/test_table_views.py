@@ -21,8 +21,9 @@ from simulator.specs import service_for
 
 SNAKE = re.compile(r"[a-z]+_[a-z]+")
 SEEDS = (1, 2, 3, 8)  # 8: stats told of a concealed dude
-# Tabletown's story says a gunslinger "has nothing loaded and no TNT" when it skips his shot.
-COMMON_WORDS = {"TNT"}
+# Words the story also uses for the thing itself, not for a card (none now: Tabletown's story
+# once said a gunslinger it passed over had "no TNT", naming a hidden hand; it no longer does).
+COMMON_WORDS: set[str] = set()
 
 
 # --- what a seat may see, from the full state (independently of the specs) -----------------

@@ -44,7 +44,7 @@ def register_game(
             record_json,
             game=state.NAME,
             build=lambda record, chance, log: state(
-                record.seats, record.rules, record.seed, chance, log, story
+                record.seats, state.recorded_rules(record.rules), record.seed, chance, log, story
             ),
             action_from_json=action.from_json,
         )

@@ -71,6 +71,15 @@ class BaseGameState(ABC):
             raise RulesError(f"{self.TITLE} has no rule options: {sorted(rules)}")
         return {}
 
+    @classmethod
+    def recorded_rules(cls, rules: dict) -> dict:
+        """The rules a record was played by, from the ones it wrote, before `parse_rules`.
+
+        A game that has since added a rule reads its absence in an old record as the engine's
+        reading of that time, so the record replays as it was played (Tabletown's `rulings`).
+        """
+        return rules
+
     @abstractmethod
     def _set_up(self) -> None:
         """Lay out the game up to its first decision, every random outcome from `self.chance`."""

@@ -23,7 +23,15 @@ from simulator.engine.tabletown.cards import (
 )
 
 NAME = "tabletown"
-DEFAULT_RULES: dict[str, Any] = {"advanced": True, "max_turns": 2000}
+# Which of the engine's readings of the rules a game is played by (docs/rules/tabletown.md,
+# "Rulings"). 2: a combatant is passed over only when everyone can see he has nothing to do (no
+# cards in hand, or no TNT in the game); anyone else is asked, and may hold fire. 1: the reading
+# of every game recorded before it, kept so that those records replay as they were played: a
+# combatant whose only choice was to hold was passed over, which told the table he held no TNT.
+# Rules written without `rulings` are of that time.
+RULINGS = 2
+LEGACY_RULINGS = 1
+DEFAULT_RULES: dict[str, Any] = {"advanced": True, "max_turns": 2000, "rulings": RULINGS}
 KINDS = (
     "face",
     "arm",
@@ -113,6 +121,8 @@ def _rules(rules: dict | None) -> dict:
         merged[key] = value
     if merged["max_turns"] < 1:
         raise RulesError("max_turns must be positive")
+    if merged["rulings"] not in (LEGACY_RULINGS, RULINGS):
+        raise RulesError(f"rulings are {LEGACY_RULINGS} or {RULINGS}, not {merged['rulings']!r}")
     return merged
 
 
@@ -131,6 +141,11 @@ class TabletownState(BaseGameState):
     OVER_ERROR = "the gunfight in Tabletown is over"
 
     parse_rules = staticmethod(_rules)
+
+    @classmethod
+    def recorded_rules(cls, rules: dict) -> dict:
+        """A record's rules without `rulings` were written before they existed: the legacy."""
+        return {"rulings": LEGACY_RULINGS, **rules}
 
     def _set_up(self) -> None:
         self.n = n = len(self.seats)
@@ -550,14 +565,10 @@ class TabletownState(BaseGameState):
             while combat.member < len(group):
                 seat = group[combat.member]
                 if self.alive[seat]:
-                    if self._combat_actions(seat) != [HOLD]:
+                    if self._combat_actions(seat) != [HOLD] or not self._passed_over(seat):
                         self.phase, self.actor = COMBAT, seat
                         return True
-                    self._say(
-                        "{} has {}",
-                        self.names[seat],
-                        "nobody to shoot at" if self.loaded[seat] else "nothing loaded and no TNT",
-                    )
+                    self._say("{} has {}", self.names[seat], self._nothing_to_do(seat))
                 combat.member += 1
             # Equal initiative shoots at once: the group's hits land together.
             self._apply_hits(combat.hits)
@@ -565,6 +576,22 @@ class TabletownState(BaseGameState):
             combat.group += 1
             combat.member = 0
         return False
+
+    def _passed_over(self, p: int) -> bool:
+        """Whether `p`, who can only hold fire, is passed over rather than asked. Only when
+        everyone can see it (no cards in hand, or two players: no TNT in the game); else he is
+        asked like anyone who may hold, or the skip would tell the table his hand has no TNT.
+        The legacy rulings passed him over all the same."""
+        if self.rules["rulings"] == LEGACY_RULINGS:
+            return True
+        return not self.hands[p] or self.n == 2
+
+    def _nothing_to_do(self, p: int) -> str:
+        """Why `p` is passed over, in public facts only."""
+        why = "nobody to shoot at" if self.loaded[p] else "nothing loaded"
+        if self.rules["rulings"] == LEGACY_RULINGS:
+            return why if self.loaded[p] else "nothing loaded and no TNT"
+        return why if self.n == 2 else f"{why} and no cards in hand"
 
     def _combat_target(self, p: int) -> int:
         combat = self.combat

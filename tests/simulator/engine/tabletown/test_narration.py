@@ -1,10 +1,11 @@
 """Tabletown's narration tells what the dice and the choices did: initiative, both shells fired
-as one shot, every wound with its total, every TNT roll, a DRAW where nobody can fire, and a
-gunslinger who stays facing where he was."""
+as one shot, every wound with its total, every TNT roll, a DRAW where nobody can fire (in
+public facts only: never a hand's TNT), and a gunslinger who stays facing where he was."""
 
 from __future__ import annotations
 
 from simulator.engine.tabletown import Action
+from simulator.engine.tabletown.game import LEGACY_RULINGS
 from tests.simulator.engine.tabletown.town import Cards, town
 
 
@@ -39,12 +40,46 @@ def test_a_draw_where_nobody_can_fire_says_so():
     state = told(n=2, cards=cards, deck_top=[cards.one("DRAW!")],
                  events=[roll("initiative", 2), roll("initiative", 5)])  # fmt: skip
     state.apply(Action("call", target=1))
+    # Two play without TNT, so nothing loaded is all there is to say of either.
+    assert said(state)[1:] == [
+        "gunslinger 0 yells Draw! at gunslinger 1",
+        "Initiative, lowest first: gunslinger 0 2, then gunslinger 1 5",
+        "gunslinger 0 has nothing loaded",
+        "gunslinger 1 has nothing loaded",
+        "The DRAW ends without a shot",
+    ]
+
+
+def test_an_old_record_tells_a_draw_where_nobody_can_fire_as_it_did():
+    cards = Cards()
+    state = told(n=2, cards=cards, deck_top=[cards.one("DRAW!")], rulings=LEGACY_RULINGS,
+                 events=[roll("initiative", 2), roll("initiative", 5)])  # fmt: skip
+    state.apply(Action("call", target=1))
     assert said(state)[1:] == [
         "gunslinger 0 yells Draw! at gunslinger 1",
         "Initiative, lowest first: gunslinger 0 2, then gunslinger 1 5",
         "gunslinger 0 has nothing loaded and no TNT",
         "gunslinger 1 has nothing loaded and no TNT",
         "The DRAW ends without a shot",
+    ]
+
+
+def test_holding_fire_is_told_alike_with_or_without_tnt_in_hand():
+    cards = Cards()
+    state = told(
+        cards=cards,
+        hands=[[], [cards.one("TNT")]],
+        deck_top=[cards.one("SHOOTOUT!")],
+        events=[roll("initiative", 1), roll("initiative", 2), roll("initiative", 3)],
+    )
+    state.apply(Action("hold"))  # seat 0: bullets but no gun
+    state.apply(Action("hold"))  # seat 2: a stick of TNT he keeps
+    assert said(state)[2:] == [
+        "Initiative, lowest first: gunslinger 0 1, then gunslinger 1 2, then gunslinger 2 3",
+        "gunslinger 0 holds fire",
+        "gunslinger 1 has nothing loaded and no cards in hand",
+        "gunslinger 2 holds fire",
+        "The SHOOTOUT ends without a shot",
     ]
 
 
@@ -117,6 +152,7 @@ def test_tnt_tells_every_roll_at_the_table():
             roll("tnt", 6),
         ],
     )
+    state.apply(Action("hold"))  # seat 0: bullets in hand, no gun
     state.apply(Action("tnt", n=2))
     state.apply(Action("stay"))  # the Law: TNT lets seat 2 (not facing him) turn to face him
     assert said(state, "BOOM") == [
@@ -135,6 +171,7 @@ def test_staying_is_told_like_turning():
         deck_top=[cards.one("SHOOTOUT!")],
         events=[*[roll("initiative", k) for k in (1, 2, 3)], *[roll("tnt", 1)] * 3],
     )
+    state.apply(Action("hold"))  # seat 0: bullets in hand, no gun
     state.apply(Action("tnt", n=1))
     state.apply(Action("stay"))  # the Law, clockwise from the thrower: seat 2, then seat 0
     state.apply(Action("turn_to_face"))

@@ -5,12 +5,16 @@ from __future__ import annotations
 import pytest
 
 from simulator.engine.core import IllegalAction, RecordedChance, ReplayChance
-from simulator.engine.core.errors import RulesError
-from simulator.engine.tabletown import Action, new_game
+from simulator.engine.core.errors import RecordError, RulesError
+from simulator.engine.core.record import GameRecord
+from simulator.engine.tabletown import Action, TabletownState, narrate, new_game, replay
+from simulator.engine.tabletown.bots import BOTS
 from simulator.engine.tabletown.cards import CARDS, GUNSLINGERS
+from simulator.engine.tabletown.game import LEGACY_RULINGS, RULINGS
 from tests.simulator.engine.tabletown.town import Cards, town
 
 HOLD = Action("hold")
+OLD_SEED = 1  # a four-player game whose legacy record passes someone over (asserted below)
 
 
 def roll(label: str, value: int) -> list:
@@ -197,6 +201,8 @@ def test_initiative_adds_two_for_a_rifle_and_one_for_a_shotgun():
         deck_top=[cards.one("SHOOTOUT!")],
         events=[roll("initiative", 1), roll("initiative", 2), roll("initiative", 3)],
     )
+    assert state.legal_actions() == [HOLD]  # seat 0 has bullets in hand, no gun: he is asked
+    state.apply(HOLD)
     assert state.combat is None  # nobody loaded: everyone holds and it is over
     state2 = gunfight(
         cards=Cards(),
@@ -335,7 +341,8 @@ def test_tnt_goes_last_and_rolls_for_everyone_even_when_its_thrower_is_dead():
             roll("tnt", 3),
         ],
     )
-    assert state.to_act == 1  # seat 0 holds fire by itself: nothing loaded, no TNT
+    assert state.to_act == 0 and state.legal_actions() == [HOLD]  # cards in hand: he is asked
+    state.apply(HOLD)
     state.apply(Action("tnt", n=2))  # two sticks hit on 4, 5 or 6
     assert state.to_act == 2 and state.wounds == [0, 5, 0]  # not yet: TNT goes last
     state.apply(Action("shoot", target=1, n=1))
@@ -436,8 +443,10 @@ def test_the_sheriff_cancels_even_tnt():
             roll("tnt", 6),
         ],
     )
+    state.apply(HOLD)  # seat 0: bullets in hand, no gun
     state.apply(Action("tnt", n=1))
     state.apply(Action("stay"))  # the Law: seat 2 may turn to face the TNT thrower
+    state.apply(HOLD)  # seat 2 keeps the Sheriff in hand: he is asked, and can only hold
     assert state.wounds == [1, 1, 0]
 
 
@@ -461,6 +470,8 @@ def test_the_stage_coach_takes_you_out_of_a_shootout():
         events=[roll("initiative", 1), roll("initiative", 2)],
     )
     state.apply(Action("stagecoach", coach))
+    assert state.combat.combatants == [0, 2] and state.escaped == {1}
+    state.apply(HOLD)  # seat 0: bullets in hand, no gun; seat 2 has no cards and is passed over
     assert state.escaped == set() and state.combat is None  # combat ran without seat 1
 
 
@@ -531,6 +542,109 @@ def test_drawing_stops_when_only_draw_and_shootout_cards_are_left():
     state.deck, state.discard = list(shootouts), []
     state.chance = RecordedChance(5, None)
     state.apply(Action("discard", bullet))
-    # Nobody is armed: every shootout is over at once; after 14 of them the drawing stops.
+    # Nobody is armed: every shootout ends with holds (seat 0 is asked once the reshuffled
+    # bullet is back in his hand); after 14 of them the drawing stops.
+    while state.phase == "combat":
+        assert state.to_act == 0 and state.legal_actions() == [HOLD]
+        state.apply(HOLD)
     assert state.phase == "turn" and state.to_act == 1 and state.refill_triggers == 15
     assert state.hands[0] == [bullet]
+
+
+# -- rulings: who is asked to hold ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("held", [["TNT"], ["Bullet"], []])
+def test_a_gunslinger_with_cards_in_hand_is_asked_even_if_he_can_only_hold(held):
+    """Whether seat 1 (no gun) is asked must not tell the table what his hand holds: with TNT
+    he may light it or hold, without it he may only hold, and both are asked."""
+    cards = Cards()
+    bullets = cards.take("Bullet", 5)
+    state = town(
+        hands=[bullets, [cards.one(name) for name in held], []],
+        deck_top=[cards.one("SHOOTOUT!")],
+        events=[roll("initiative", 2), roll("initiative", 1), roll("initiative", 3)],
+    )
+    state.story = []
+    state.apply(Action("discard", bullets[0]))
+    if held:
+        assert state.phase == "combat" and state.to_act == 1
+        tnt = [Action("tnt", n=1)] if held == ["TNT"] else []
+        assert state.legal_actions() == [*tnt, HOLD]
+        state.apply(HOLD)
+        assert state.story[-1] == f"{state.names[1]} holds fire"
+    else:
+        assert state.story[-1] == f"{state.names[1]} has nothing loaded and no cards in hand"
+    # Seat 0 discarded a bullet for the SHOOTOUT!: four in hand, no gun; asked all the same.
+    assert state.to_act == 0 and state.legal_actions() == [HOLD]
+    state.apply(HOLD)
+    # Seat 2 has no cards at all: everyone can see he has nothing to do, so he is passed over.
+    assert state.story[-2:] == [
+        f"{state.names[2]} has nothing loaded and no cards in hand",
+        "The SHOOTOUT ends without a shot",
+    ]
+    assert state.combat is None and state.phase == "turn" and state.to_act == 1
+
+
+def test_a_hold_is_asked_of_two_players_only_when_they_can_shoot():
+    """Two play without TNT: a gunslinger with nothing loaded is passed over, cards or not."""
+    cards = Cards()
+    state = gunfight(n=2, cards=cards, hands=[[cards.one("Bullet")]],
+                     deck_top=[cards.one("DRAW!")],
+                     events=[roll("initiative", 1), roll("initiative", 2)])  # fmt: skip
+    state.apply(Action("call", target=1))
+    assert state.combat is None and state.phase == "turn"
+
+
+@pytest.mark.parametrize("held", [["Bullet"], []])
+def test_an_old_record_passes_over_anyone_who_can_only_hold(held):
+    """The legacy rulings (records written before `rulings`): hold-only means passed over."""
+    cards = Cards()
+    state = gunfight(
+        cards=cards,
+        rulings=LEGACY_RULINGS,
+        hands=[[cards.one(name) for name in held], []],
+        deck_top=[cards.one("SHOOTOUT!")],
+        events=[roll("initiative", 2), roll("initiative", 1), roll("initiative", 3)],
+    )
+    assert state.combat is None and state.phase == "turn" and state.to_act == 1
+    assert state.legal_actions()  # seat 1's turn
+
+
+def test_new_games_are_played_and_recorded_by_the_current_rulings():
+    state = new_game([{}, {}, {}], seed=3)
+    assert state.rules["rulings"] == RULINGS == 2
+    assert state.record()["rules"]["rulings"] == RULINGS
+    assert new_game([{}, {}], {"rulings": LEGACY_RULINGS}).rules["rulings"] == 1
+    assert TabletownState.recorded_rules({"advanced": True}) == {"advanced": True, "rulings": 1}
+    assert TabletownState.recorded_rules({"rulings": 2}) == {"rulings": 2}
+    for bad in (0, 3, "2", True):
+        with pytest.raises(RulesError):
+            new_game([{}, {}], {"rulings": bad})
+
+
+def _played(rulings: int, seed: int) -> dict:
+    state = new_game([{}, {}, {}, {}], {"rulings": rulings}, seed=seed)
+    bots = [BOTS["heuristic"](seat, seed) for seat in range(4)]
+    while not state.is_over:
+        state.apply(bots[state.to_act].choose(state.view(state.to_act), state.legal_actions()))
+    return state.record()
+
+
+def _without_rulings(record: dict) -> dict:
+    rules = {k: v for k, v in record["rules"].items() if k != "rulings"}
+    body = {k: v for k, v in record.items() if k not in ("checksum", "rules")}
+    return GameRecord(rules=rules, **body).to_json()
+
+
+def test_a_record_without_rulings_replays_by_the_legacy_ones():
+    old = _without_rulings(_played(LEGACY_RULINGS, seed=OLD_SEED))
+    story = narrate(old)
+    assert any(line.endswith("has nothing loaded and no TNT") for line in story)
+    assert replay(old).final() == old["final"]
+    assert replay(old).record()["rules"]["rulings"] == LEGACY_RULINGS
+    # The same decisions read by today's rulings ask someone the old game passed over.
+    new = _played(RULINGS, seed=OLD_SEED)
+    with pytest.raises(RecordError):
+        replay(_without_rulings(new))
+    assert replay(new).final() == new["final"]

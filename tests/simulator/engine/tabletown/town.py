@@ -5,6 +5,7 @@ from __future__ import annotations
 from simulator.engine.core import ReplayChance
 from simulator.engine.tabletown import new_game
 from simulator.engine.tabletown.cards import CARDS
+from simulator.engine.tabletown.game import RULINGS
 
 _FREE: dict[str, list[int]] = {}
 for _card, _design in enumerate(CARDS):
@@ -35,10 +36,13 @@ def town(
     deck_top: list[int] = (),
     events: list[list] = (),
     current: int = 0,
+    rulings: int = RULINGS,
 ):
     """A game of `n` at the start of `current`'s turn. The deck is `deck_top` (first card first)
-    over plain cards (no DRAW! or SHOOTOUT!); chance is stacked with `events`."""
-    state = new_game([{"name": f"gunslinger {i}"} for i in range(n)], seed=0, record=False)
+    over plain cards (no DRAW! or SHOOTOUT!); chance is stacked with `events`. `rulings`:
+    LEGACY_RULINGS for a game as an old record played it."""
+    seats = [{"name": f"gunslinger {i}"} for i in range(n)]
+    state = new_game(seats, {"rulings": rulings}, seed=0, record=False)
     state.hands = [list(h) for h in hands] if hands else [[] for _ in range(n)]
     state.weapons = [list(w) for w in weapons] if weapons else [[] for _ in range(n)]
     state.loaded = [list(a) for a in loaded] if loaded else [[] for _ in range(n)]
