@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.harness import LoadResult, gunicorn, manage, timeit
+from benchmarks.harness import LoadResult, gunicorn, served_sqlite_env, timeit
 from simulator.engine.drifter.cards import load_catalogue
 from simulator.engine.drifter.formats import validate_deck
 
@@ -96,19 +94,7 @@ def load(
 
 
 def http_bench(requests: int, clients: int) -> None:
-    var = tempfile.mkdtemp(prefix="drifter-bench-decks-")
-    env = dict(os.environ)
-    env.pop("DATABASE_URL", None)
-    env.update(
-        DRIFTER_VAR_DIR=var,
-        DJANGO_DEBUG="false",
-        SECURE_SSL_REDIRECT="false",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        SECRET_KEY="bench-" + "x" * 50,
-        DJANGO_SETTINGS_MODULE="config.settings",
-    )
-    manage("migrate", "--noinput", env=env)
-    manage("load_catalogue", env=env)
+    env = served_sqlite_env("decks")
     cards, chips = sample_decks(load_catalogue())["legal"]
     body = json.dumps(
         {
@@ -125,7 +111,7 @@ def http_bench(requests: int, clients: int) -> None:
                 port, "POST", "/api/v1/decks/validate/", body, requests=requests, clients=clients
             )
     finally:
-        shutil.rmtree(var, ignore_errors=True)
+        shutil.rmtree(env["DRIFTER_VAR_DIR"], ignore_errors=True)
     print(f"gunicorn 2 workers x 4 threads (gthread), SQLite; {clients} concurrent clients")
     print(peer.line("peer GET /healthz"))
     print(validate.line("POST /api/v1/decks/validate/"))

@@ -40,6 +40,25 @@ def bench_database_url(name: str) -> str:
     return PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
 
 
+def served_sqlite_env(name: str) -> dict:
+    """The environment of a site served as in production on a throwaway embedded default
+    (SQLite and the filesystem broker in a new folder), migrated and with the catalogue."""
+    env = dict(os.environ)
+    for key in ("DATABASE_URL", "CELERY_BROKER_URL"):
+        env.pop(key, None)
+    env.update(
+        DRIFTER_VAR_DIR=tempfile.mkdtemp(prefix=f"drifter-bench-{name}-"),
+        DJANGO_DEBUG="false",
+        SECURE_SSL_REDIRECT="false",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECRET_KEY="bench-" + "x" * 50,
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
+    manage("migrate", "--noinput", env=env)
+    manage("load_catalogue", env=env)
+    return env
+
+
 def manage(*args: str, env: dict) -> str:
     out = subprocess.run(
         [PYTHON, "manage.py", *args], cwd=BASE_DIR, env=env, capture_output=True, text=True

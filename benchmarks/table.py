@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.harness import gunicorn, manage
+from benchmarks.harness import gunicorn, manage, served_sqlite_env
 
 SEATS = [{"starter": "HSD-S1"}, {"starter": "HSD-S2", "bot": "heuristic"}]
 GOAL_MS = 50.0
@@ -74,20 +74,7 @@ def play_http(client: Client, games: int) -> tuple[list[float], list[float], int
 
 
 def http_bench(games: int) -> None:
-    var = tempfile.mkdtemp(prefix="drifter-bench-table-")
-    env = dict(os.environ)
-    for key in ("DATABASE_URL", "CELERY_BROKER_URL"):
-        env.pop(key, None)
-    env.update(
-        DRIFTER_VAR_DIR=var,
-        DJANGO_DEBUG="false",
-        SECURE_SSL_REDIRECT="false",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        SECRET_KEY="bench-" + "x" * 50,
-        DJANGO_SETTINGS_MODULE="config.settings",
-    )
-    manage("migrate", "--noinput", env=env)
-    manage("load_catalogue", env=env)
+    env = served_sqlite_env("table")
     token = manage(
         "shell",
         "-c",
@@ -104,7 +91,7 @@ def http_bench(games: int) -> None:
             peer = [client.call("GET", "/healthz")[2] for _ in range(300)]
             moves, starts, bots = play_http(client, games)
     finally:
-        shutil.rmtree(var, ignore_errors=True)
+        shutil.rmtree(env["DRIFTER_VAR_DIR"], ignore_errors=True)
     print("gunicorn 1 worker (gthread, 1 thread), SQLite, one client playing whole games")
     print(line("peer GET /healthz", peer))
     print(line("POST /api/v1/games/ (start)", starts))

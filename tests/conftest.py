@@ -64,6 +64,16 @@ def api_client():
 
 
 @pytest.fixture
+def web(user):
+    """A browser's client (sessions, CSRF as a browser sends it) signed in as `user`."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
 def user_client(user):
     client = APIClient()
     client.force_authenticate(user)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.test import Client
 
 from cards.models import Card, KickerChip
 from decks import selectors, services
@@ -15,13 +14,6 @@ from decks.models import Deck, DeckVersion
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def web(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def edit(web, deck, **data):

@@ -4,7 +4,6 @@ a misspelt card gets the closest names, and a failed import on the page keeps wh
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from cards.models import Card, KickerChip
 from decks import exports, selectors, services
@@ -13,13 +12,6 @@ from decks.models import Deck
 from decks.text import closest_names, parse_text
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def web(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

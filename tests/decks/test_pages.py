@@ -12,13 +12,6 @@ from tests.factories import DeckFactory
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def web(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def test_my_decks_lists_only_mine(web, user, other_user):
     DeckFactory(owner=user, name="Mine")
     DeckFactory(owner=other_user, name="Theirs")

@@ -18,13 +18,6 @@ from tests.simulator.table_play import GAMES
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def web(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def sit_down(web, game: str = "drifter", **extra) -> TableGame:
     data = {"game": game, "bot_1": "heuristic", **extra}
     if game == "drifter":
