@@ -51,8 +51,20 @@ def describe(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def settle(page) -> None:
+    """Wait until the page's finite CSS animations have ended: axe reads colours as they are
+    drawn, and a line still fading in (the table's bot moves appear one by one) is not the
+    page's contrast. Endless ones (a progress pulse) are left running."""
+    page.wait_for_function(
+        "document.getAnimations().every(a => a.playState !== 'running'"
+        " || a.effect?.getComputedTiming().iterations === Infinity)",
+        timeout=15_000,
+    )
+
+
 def assert_accessible(page, *, impacts: tuple[str, ...] = BLOCKING) -> None:
-    """No serious or critical axe-core violation on the page."""
+    """No serious or critical axe-core violation on the page, once its animations are done."""
+    settle(page)
     violations = axe_violations(page, impacts=impacts)
     assert not violations, f"axe on {page.url}:\n{describe(violations)}"
 
