@@ -4,6 +4,7 @@ Holm-controlled verdicts; budget, cancel, idempotency, owner scoping and bad inp
 from __future__ import annotations
 
 import itertools
+import re
 
 from cards.models import KickerChip, StarterDeck
 from decks import engine_catalogue
@@ -293,3 +294,38 @@ def test_a_planted_weak_card_is_a_cut_candidate_and_cut_then_applied(user_client
     assert cards[WEAK] == 2 and cards[best["add"]] == 1
     missing = user_client.post(f"/api/v1/doctor/{doctor.pk}/apply/", {"swap": 7}, format="json")
     assert missing.status_code == 400 and missing.json()["errors"][0]["attr"] == "swap"
+
+
+def test_the_pages_start_show_and_apply_a_search(client, user, other_user, catalogue):
+    """The form on a deck starts a search; its page shows progress, then the verdict in
+    words with Holm named, each swap linked to its evidence; another user's page is a 404."""
+    from simulator.models import DoctorRun
+
+    client.force_login(user)
+    deck = planted_deck(user)
+    form = client.get(f"/simulations/doctor/deck/{deck.pk}/")
+    assert form.status_code == 200 and "Start the deck doctor" in form.content.decode()
+    refused = client.post(
+        f"/simulations/doctor/deck/{deck.pk}/",
+        {"format": "standard", "opponent_0": "starter:NOPE", "source": "format", "budget": "2000"},
+    )
+    assert refused.status_code == 400 and "Opponent 1" in refused.content.decode()
+    assert DoctorRun.objects.count() == 0
+    started = client.post(
+        f"/simulations/doctor/deck/{deck.pk}/",
+        {"format": "standard", "opponent_0": "starter:HSD-S2", "bot_0": "heuristic",
+         "source": "format", "budget": "2000", "bot": "heuristic"},
+    )  # fmt: skip
+    doctor = DoctorRun.objects.get()
+    assert started.status_code == 302 and started["Location"] == f"/simulations/doctor/{doctor.pk}/"
+    page = client.get(started["Location"]).content.decode()
+    assert "finding the weakest cards" in page and 'hx-trigger="every 1s"' in page
+    doctor = play(doctor)
+    page = client.get(f"/simulations/doctor/{doctor.pk}/progress/").content.decode()
+    assert "hx-trigger" not in page and "Holm" in page
+    assert ("No significant improvement" in page) != doctor.result["improved"]
+    assert f'href="/simulations/{doctor.result["swaps"][0]["run"]}/"' in page
+    assert not re.search(r"deck:\d|chunk", page)
+    client.force_login(other_user)
+    assert client.get(f"/simulations/doctor/{doctor.pk}/").status_code == 404
+    assert client.get(f"/simulations/doctor/deck/{deck.pk}/").status_code == 404
