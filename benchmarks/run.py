@@ -16,6 +16,7 @@ ORDER = [
     "simulations.py",
     "polling.py",
     "table.py",
+    "doctor.py",
 ]
 
 if __name__ == "__main__":

@@ -281,6 +281,7 @@ class CostlyWriteThrottle(_SettingsThrottle):
         "api:token-create": "tokens",
         "api:simulation-list": "simulations",
         "api:draftpod-simulate": "simulations",
+        "api:doctor-list": "simulations",
         "api:game-list": "table_games",
     }
 

@@ -11,9 +11,10 @@ from typing import Any, cast
 
 from django.db.models import Case, QuerySet, When
 from django.http import Http404
+from django.shortcuts import get_object_or_404
 
 from simulator.engine.core.registry import bot_label
-from simulator.models import GameSample, SimulationRun, TableGame
+from simulator.models import DoctorRun, GameSample, SimulationRun, TableGame
 from simulator.plans import (
     CardRow,
     Length,
@@ -451,3 +452,31 @@ def run_rules_text(run: SimulationRun) -> list[str]:
         parts.append(" + ".join(service.formats.get(f, f) for f in run.format.split("+")))
     parts += [service.variant_labels.get(v, v) for v in run.variants or []]
     return parts
+
+
+def doctor_get(*, owner, pk: Any) -> DoctorRun:
+    """One of `owner`'s deck doctor runs (another user's is a 404)."""
+    return get_object_or_404(DoctorRun.objects.filter(owner=owner).select_related("deck"), pk=pk)
+
+
+def doctor_replay_sample(run: SimulationRun) -> GameSample | None:
+    """A kept game of a doctor's what-if run that shows the difference: the changed deck's
+    game (against the first opponent) whose result differs from the unchanged deck's on the
+    same seed, a win it gained first; None when every kept pair ended alike."""
+
+    def won(sample: GameSample, player: int) -> bool:
+        final = sample.final or {}
+        winners = final.get("winners")
+        if winners is None:
+            winners = [] if final.get("winner") is None else [final["winner"]]
+        return any(sample.seats[w] == player for w in winners)
+
+    samples = {(s.matchup, s.index): s for s in run.samples.filter(matchup__in=[0, 1])}
+    differing = []
+    for (matchup, index), changed in sorted(samples.items()):
+        unchanged = samples.get((0, index))
+        if matchup != 1 or unchanged is None:
+            continue
+        if won(changed, 1) != won(unchanged, 0):
+            differing.append((not won(changed, 1), index, changed))
+    return min(differing, key=lambda d: d[:2])[2] if differing else None

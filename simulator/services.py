@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import CharField, F, Q, Value
 from django.utils import timezone
 
 from simulator import conf
@@ -125,12 +125,15 @@ def run_create(
     variants: list[str] | None = None,
     idempotency_key: str | None = None,
     dispatch: bool = True,
+    count_active: bool = True,
 ) -> tuple[SimulationRun, bool]:
     """Check and create a run, cut it into chunks and (after commit) send the first ones.
 
     Returns (run, created): with an `idempotency_key` already used by `owner`, the run made
     then is returned unchanged. Every problem with the input is refused here (RunRefused),
     never inside a worker. `dispatch=False` leaves the chunks for `simulate` to play in-process.
+    `count_active=False` skips the cap on active runs: the deck doctor's stage runs, whose
+    doctor run is itself capped (simulator/doctor.py).
     """
     if idempotency_key:
         existing = Run.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
@@ -165,7 +168,8 @@ def run_create(
             attr="games",
         )  # fmt: skip
     active_cap = conf.get("SIMULATION_MAX_ACTIVE_RUNS")
-    if Run.objects.filter(owner=owner, status__in=Run.ACTIVE).count() >= active_cap:
+    active = Run.objects.filter(owner=owner, status__in=Run.ACTIVE, doctor__isnull=True)
+    if count_active and active.count() >= active_cap:
         raise refuse(
             f"You already have {active_cap} runs queued or running; wait or cancel one.",
             code="too_many_runs",
@@ -370,6 +374,8 @@ def _fail_chunk(chunk_id: int, error: str) -> bool:
         if updated and run.is_active:
             _finish_chunk_locked(run, failed=True)
             run.save()
+            if not run.is_active:
+                transaction.on_commit(partial(_run_ended, run.pk))
     return bool(updated)
 
 
@@ -440,6 +446,7 @@ def _fail_run(run_id: int, chunk_id: int, error: str) -> None:
         Chunk.objects.filter(run_id=run_id, status=Chunk.Status.PENDING).update(
             status=Chunk.Status.SKIPPED
         )
+        transaction.on_commit(partial(_run_ended, run_id))
 
 
 def _cancel_probe(run_id: int, every: float = 0.5) -> Callable[[], bool]:
@@ -514,8 +521,21 @@ def chunk_execute(*, chunk_id: int, send_no: int, worker: str = "") -> str:
         locked.games_done += outcome.games
         _finish_chunk_locked(locked, failed=False)
         locked.save()
+        if not locked.is_active:
+            transaction.on_commit(partial(_run_ended, run.pk))
     run_dispatch(run_id=run.pk)
     return "done"
+
+
+def _run_ended(run_id: int) -> None:
+    """A run just ended: if it is a deck doctor's stage, the doctor may take its next step.
+
+    A prompt hook only: a worker killed between the commit and this call loses it, and the
+    reconciler's tick (runs_reconcile_due) advances the doctor anyway.
+    """
+    from simulator import doctor
+
+    doctor.doctor_advance_for_run(run_id=run_id)
 
 
 # --- reconciling, cancelling -----------------------------------------------------------------
@@ -554,9 +574,19 @@ def runs_reconcile_due() -> dict[str, int]:
     due = Q(reconciled_at__isnull=True) | Q(reconciled_at__lte=now - every)
     counts = {"resent": 0, "failed": 0, "dispatched": 0}
     active = Run.objects.filter(status__in=Run.ACTIVE)
-    for run_id in active.filter(due).values_list("pk", flat=True):
-        if active.filter(due, pk=run_id).update(reconciled_at=now):
-            _reconcile_one(run_id, counts)
+    from simulator import doctor
+
+    # One query when idle: the runs due and the deck doctors whose stage runs have all ended
+    # (a doctor whose "run ended" hook was lost with its worker), told apart by a tag.
+    kind = CharField()
+    runs = active.filter(due).order_by().values_list("pk", Value("run", output_field=kind))
+    doctors = doctor.doctors_due().order_by().values_list("pk", Value("doctor", output_field=kind))
+    counts["doctors"] = 0
+    for pk, tag in runs.union(doctors):
+        if tag == "doctor":
+            counts["doctors"] += doctor.doctor_advance(doctor_id=pk)
+        elif active.filter(due, pk=pk).update(reconciled_at=now):
+            _reconcile_one(pk, counts)
     return counts
 
 

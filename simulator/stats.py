@@ -8,7 +8,7 @@ whether it was computed in one loop or merged from any number of chunks in any o
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from simulator.plans import Bin, MeanInterval, Rate
@@ -175,3 +175,19 @@ def mean_of(counts: Mapping[str, int]) -> float | None:
     """The mean of exact value counts."""
     total = sum(counts.values())
     return sum(int(k) * v for k, v in counts.items()) / total if total else None
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjustment of `p_values` (same order): family-wise error control.
+
+    Sorted ascending, the k-th smallest (from 0) is multiplied by (m − k), made monotone and
+    capped at 1; a hypothesis is rejected at level α when its adjusted p is below α.
+    """
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [1.0] * m
+    running = 0.0
+    for k, i in enumerate(order):
+        running = max(running, min(1.0, (m - k) * p_values[i]))
+        adjusted[i] = running
+    return adjusted

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from simulator import views
+from simulator import doctor_views, views
 
 app_name = "simulator"
 urlpatterns = [
@@ -11,4 +11,9 @@ urlpatterns = [
     path("<int:pk>/results/", views.run_results, name="results"),
     path("<int:pk>/cancel/", views.run_cancel, name="cancel"),
     path("<int:pk>/games/<int:sample_id>/", views.replay, name="replay"),
+    path("doctor/deck/<int:deck_id>/", doctor_views.doctor_new, name="doctor-new"),
+    path("doctor/<int:pk>/", doctor_views.doctor_detail, name="doctor"),
+    path("doctor/<int:pk>/progress/", doctor_views.doctor_progress, name="doctor-progress"),
+    path("doctor/<int:pk>/cancel/", doctor_views.doctor_cancel, name="doctor-cancel"),
+    path("doctor/<int:pk>/apply/", doctor_views.doctor_apply, name="doctor-apply"),
 ]

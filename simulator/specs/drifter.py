@@ -73,6 +73,7 @@ class Spec(GameService):
             )  # fmt: skip
             return {"label": "", "bot": bot, "source": None}, problems
         name, cards, chips, pool, source = deck_source(owner, data, attr)
+        before = [code for code, qty in cards.items() for _ in range(qty)]
         problems += apply_change(cards, data.get("remove"), -1, f"{attr}.remove")
         problems += apply_change(cards, data.get("add"), +1, f"{attr}.add")
         changed = bool(data.get("add") or data.get("remove"))
@@ -86,7 +87,7 @@ class Spec(GameService):
         label = data.get("label") or (f"{name} (changed)" if changed else name)
         seat = {
             "name": str(label)[:100],
-            "deck": [code for code, qty in cards.items() for _ in range(qty)],
+            "deck": _in_place(before, cards),
             "chips": [code for code, qty in chips.items() for _ in range(qty)],
             "bot": bot,
         }
@@ -196,3 +197,31 @@ class Spec(GameService):
             return narrate_events(state.log, names)
         cards = [(c.owner, c.printed.is_dude) for c in state.cards]
         return narrate_events(state.log, names, viewer=seat, cards=cards)
+
+
+def _in_place(before: list[str], after: dict[str, int]) -> list[str]:
+    """The changed deck as a list in which each added copy takes a removed copy's place.
+
+    A what-if's changed deck is shuffled by the same seed as the deck it changes; a list of
+    the same length in the same order but for the swapped cards gets the same permutation, so
+    the two decks deal the same cards except where the change lies (common random numbers
+    that hold card by card, not only seed by seed). Without this a swap shifted every later
+    card and each pair of games differed throughout.
+    """
+    left = dict(after)
+    slots: list[str | None] = []
+    for code in before:
+        if left.get(code, 0) > 0:
+            left[code] -= 1
+            slots.append(code)
+        else:
+            slots.append(None)  # a removed copy: an added card takes its place
+    added = [code for code, qty in left.items() for _ in range(qty)]
+    out: list[str] = []
+    for slot in slots:
+        if slot is None:
+            if added:
+                out.append(added.pop(0))
+        else:
+            out.append(slot)
+    return out + added

@@ -1,0 +1,140 @@
+"""The deck doctor's search against the naive one, on the same budget and seed (#18).
+
+The deck is starter HSD-S1 with its three Henry Meeks replaced by a planted dude (cost $10, no
+smarts, skill or luck); additions come from a collection of Meeks and Dr. George Goodfellows;
+the gauntlet is starter HSD-S2, heuristic bots. `--source format` adds from the whole card
+pool instead (16 swaps: where halving has something to halve). For each seed:
+
+* doctor: round 0 ranks the cuts, successive halving spends the rest (simulator/doctor.py);
+* naive: the same round-1 swaps, every one given an equal share of the same games after round
+  0, all on one seed, then the same Holm verdict.
+
+Prints games spent, accepted (significant) suggestions, games per accepted suggestion, and
+whether the top suggestion cuts the planted card. SQLite in a throwaway folder, in-process.
+
+    python benchmarks/doctor.py [--budget 12000] [--seeds 3] [--source collection|format]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.simruns import prepare
+
+WEAK = "TST-001"
+
+
+def planted(user):
+    from cards.models import Card, CardSet, KickerChip, StarterDeck
+    from collecting.services import collection_create, entry_adjust
+    from decks.services import deck_create
+
+    card_set, _ = CardSet.objects.get_or_create(
+        code="TST", defaults={"name": "Planted", "order": 99, "booster_layout": {}}
+    )
+    hsd = Card.objects.get(code="HSD-012")
+    weak, _ = Card.objects.get_or_create(
+        code=WEAK,
+        defaults={
+            "card_set": card_set, "set_order": card_set.order, "number": 1,
+            "name": "Useless Uriah", "type": "dude", "faction": hsd.faction, "rarity": "common",
+            "cost": 10, "smarts": 0, "skill": 0, "luck": 0, "kicker_limit": 0,
+        },
+    )  # fmt: skip
+    cards = {e["code"]: e["qty"] for e in StarterDeck.objects.get(code="HSD-S1").cards}
+    del cards["HSD-012"]
+    cards[weak.code] = 3
+    chips: dict[str, int] = {}
+    total = 0
+    for chip in KickerChip.objects.order_by("-value", "code"):
+        while total + chip.value <= 50 and chips.get(chip.code, 0) < 3:
+            chips[chip.code] = chips.get(chip.code, 0) + 1
+            total += chip.value
+    deck = deck_create(owner=user, name="Planted", cards=cards, kicker_chips=chips)
+    if not user.card_collections.exists():
+        collection = collection_create(owner=user, name="Binder")
+        for code in ("HSD-012", "HSD-013"):
+            entry_adjust(collection=collection, card=Card.objects.get(code=code), delta=3)
+    return deck
+
+
+def naive(doctor) -> dict:
+    """Every round-1 swap with the same games, one round, the same verdict."""
+    from simulator import doctor as d
+    from simulator.models import SimulationRun
+    from simulator.services import run_create, run_execute_locally
+
+    swaps = doctor.state["history"][0]
+    opponents = len(doctor.gauntlet)
+    round0 = SimulationRun.objects.get(doctor__doctor=doctor, doctor__round=0).games_done
+    games = (doctor.budget - round0) // (len(swaps) * 2 * opponents)
+    base = {"deck": doctor.deck_id, "bot": doctor.bot}
+    scored, spent = [], round0
+    for swap in swaps:
+        changed = {**base, "remove": {swap["cut"]: 1}, "add": {swap["add"]: 1}}
+        run, _ = run_create(
+            owner=doctor.owner, game="drifter", kind="what_if", format=doctor.format,
+            players=[base, changed, *doctor.gauntlet], games=games,
+            seed=d._round_seed(doctor.seed, 1), count_active=False, dispatch=False,
+        )  # fmt: skip
+        run = run_execute_locally(run=run)
+        spent += run.games_done
+        scored.append(
+            {"cut": swap["cut"], "add": swap["add"], "run": run.pk, "games": run.games_done,
+             **d._pooled(run)}
+        )  # fmt: skip
+    scored.sort(key=lambda s: (-(s["mean"] or 0.0), s["cut"], s["add"]))
+    return {"spent": spent, "result": d._verdict(doctor, scored)}
+
+
+def line(label: str, spent: int, result: dict, seconds: float) -> str:
+    accepted = [s for s in result["swaps"] if s["significant"]]
+    per = f"{spent / len(accepted):8,.0f}" if accepted else "       -"
+    top = result["swaps"][0] if result["swaps"] else None
+    found = "yes" if top and top["cut"] == WEAK and top["significant"] else "no"
+    among = "yes" if any(s["cut"] == WEAK for s in accepted) else "no"
+    return (
+        f"  {label:<6} {spent:7,} games, {len(accepted)} accepted, {per} games per accepted; "
+        f"top cuts the planted card: {found:<3} (among accepted: {among}); {seconds:5.1f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--budget", type=int, default=12_000)
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--source", choices=["collection", "format"], default="collection")
+    args = parser.parse_args()
+    prepare(postgres=False, name="doctor")
+    from django.contrib.auth import get_user_model
+
+    from simulator.doctor import doctor_create, doctor_execute_locally
+
+    user = get_user_model().objects.create_user("bench-doctor", password="x" * 20)
+    deck = planted(user)
+    gauntlet = [{"starter": "HSD-S2", "bot": "heuristic"}]
+    for seed in range(args.seeds):
+        start = time.perf_counter()
+        doctor, _ = doctor_create(
+            owner=user, deck_id=deck.pk, gauntlet=gauntlet, source=args.source,
+            budget=args.budget, seed=seed,
+        )  # fmt: skip
+        doctor = doctor_execute_locally(doctor=doctor)
+        if doctor.status != "done" or "history" not in doctor.state:
+            sys.exit(f"seed {seed}: the doctor {doctor.status}: {doctor.error or doctor.state}")
+        middle = time.perf_counter()
+        plain = naive(doctor)
+        end = time.perf_counter()
+        swaps = len(doctor.state["history"][0])
+        print(f"seed {seed}: {swaps} swaps from the {args.source}, budget {args.budget:,}")
+        print(line("doctor", doctor.games_spent, doctor.result, middle - start))
+        print(line("naive", plain["spent"], plain["result"], end - middle))
+
+
+if __name__ == "__main__":
+    main()

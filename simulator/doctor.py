@@ -1,0 +1,449 @@
+"""The deck doctor (#18): which card to cut and which to add, found and proven by simulation.
+
+A doctor run owns a sequence of ordinary simulation runs (its stages, `DoctorStage`), made by
+`services.run_create` and played by the same workers, so chunks, retries, the reconciler and
+cancel are the runs' own. The procedure (docs/doctor.md):
+
+* **Round 0** — a gauntlet run of the deck against the gauntlet ranks the cut candidates by
+  per-card impact (win rate when played minus otherwise; a card never played ranks worst).
+  The add candidates are the source's cards that keep the deck legal with the cut made
+  (format, copy limits, pool, ownership when the source is the collection).
+* **Rounds 1..R** — successive halving: every live swap is a what-if run (the deck against
+  the deck with the swap, each against every opponent, on common random numbers); one round
+  shares one seed, so every swap meets the same games. The better half (by mean paired
+  difference) goes on; each round has the same share of the budget, so the games per swap
+  double as the field halves. The round with at most `FINAL_SWAPS` swaps left is the last.
+* **The verdict** — the last round's games are new (its own seed), so its paired tests are
+  not biased by the selection: per swap the win-rate change against the gauntlet with its
+  95% interval and two-sided p-value, Holm-adjusted over the last round's swaps; a swap is
+  suggested when its adjusted p < 0.05 and the change is positive.
+
+The doctor advances when a stage run ends: promptly by a hook where a run finishes
+(`services._run_ended`, after the commit) and surely by the workers' reconciler tick
+(`doctors_due`, asked by `services.runs_reconcile_due`), which catches a hook lost with a
+killed worker. Advancing locks the doctor row and checks its round, so it happens once.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from simulator import conf
+from simulator.adapters import RunRefused, refuse
+from simulator.models import DoctorRun, DoctorStage, SimulationRun
+from simulator.stats import holm, paired_test
+
+GAME = "drifter"
+CUT_CANDIDATES = 4  # the worst cards by impact that round 1 tries to cut
+MAX_SWAPS = 16  # swaps in round 1 at most
+FINAL_SWAPS = 2  # the round with this many swaps or fewer is the last
+FIRST_SHARE = 0.2  # of the budget for round 0 (ranking the cuts)
+MIN_GAMES = 10  # games per matchup a stage run needs to say anything
+MAX_OPPONENTS = 6  # a what-if seats the deck, the changed deck and the opponents: 8 at most
+MIN_BUDGET = 200
+MAX_BUDGET = 1_000_000
+ALPHA = 0.05
+METHOD = "Holm"
+
+
+def _round_seed(seed: int, rnd: int) -> int:
+    # Plain arithmetic, like the runs' own seeds: reproducible in any process.
+    return (seed * 1_000_003 + rnd * 7_919) % 2**53
+
+
+def _attr(attr: str | None) -> str | None:
+    """A stage run's problem named as the doctor's input names it."""
+    if not attr or not attr.startswith("players."):
+        return attr
+    head, _, rest = attr.partition(".")[2].partition(".")
+    index = int(head)
+    name = "deck" if index == 0 else f"gauntlet.{index - 1}"
+    return f"{name}.{rest}" if rest else name
+
+
+def _stage_run(doctor: DoctorRun, *, players: list[dict], kind: str, games: int, rnd: int):
+    run, _ = services().run_create(
+        owner=doctor.owner, game=GAME, kind=kind, format=doctor.format, players=players,
+        games=games, seed=_round_seed(doctor.seed, rnd), count_active=False,
+    )  # fmt: skip
+    return run
+
+
+def services():
+    from simulator import services as s
+
+    return s
+
+
+@transaction.atomic
+def doctor_create(
+    *,
+    owner,
+    deck_id: Any,
+    format: str = "",
+    gauntlet: list[dict],
+    source: str = DoctorRun.Source.FORMAT,
+    budget: int,
+    bot: str = "heuristic",
+    seed: int | None = None,
+    idempotency_key: str | None = None,
+) -> tuple[DoctorRun, bool]:
+    """Check a doctor run and start it with its round 0; (doctor, created).
+
+    Everything is checked here, nothing in a worker: the deck is the owner's, the gauntlet's
+    decks exist and every deck is legal for the format (the stage run's own checks, named
+    `deck` and `gauntlet.N`), the source suits the deck, the budget fits. A refusal writes
+    nothing (RunRefused). The same `idempotency_key` returns the doctor made with it.
+    """
+    from decks.models import Deck
+
+    if idempotency_key:
+        existing = DoctorRun.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return existing, False
+    try:
+        deck = Deck.objects.filter(pk=int(deck_id), owner=owner).first()
+    except (TypeError, ValueError):
+        deck = None
+    if deck is None:
+        raise refuse("No such deck of yours.", code="not_found", attr="deck")
+    if source not in DoctorRun.Source.values:
+        raise refuse(
+            f"source is one of {', '.join(DoctorRun.Source.values)}, not {source!r}.",
+            attr="source",
+        )
+    if source == DoctorRun.Source.POOL and deck.pool_id is None:
+        raise refuse("This deck has no Stud or Draw pool to add from.", attr="source")
+    if not isinstance(gauntlet, list) or not 1 <= len(gauntlet) <= MAX_OPPONENTS:
+        raise refuse(f"The gauntlet has 1 to {MAX_OPPONENTS} opponents.", attr="gauntlet")
+    if not all(isinstance(g, dict) for g in gauntlet):
+        raise refuse("The gauntlet is a list of decks with their bots.", attr="gauntlet")
+    low = max(MIN_BUDGET, 2 * MIN_GAMES * len(gauntlet) * 10)
+    if type(budget) is not int or not low <= budget <= MAX_BUDGET:
+        raise refuse(
+            f"budget is a whole number of games from {low:,} to {MAX_BUDGET:,}.", attr="budget"
+        )
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    elif type(seed) is not int or not 0 <= seed < 2**53:
+        raise refuse("seed is a whole number from 0 to 2**53 - 1.", attr="seed")
+    cap = conf.get("SIMULATION_MAX_ACTIVE_RUNS")
+    if DoctorRun.objects.filter(owner=owner, status__in=DoctorRun.ACTIVE).count() >= cap:
+        raise refuse(
+            f"You already have {cap} deck doctor runs going; wait or cancel one.",
+            code="too_many_runs",
+        )
+    fmt = format or deck.format
+    gauntlet = [
+        {k: g[k] for k in ("deck", "public_deck", "starter", "bot") if k in g} for g in gauntlet
+    ]
+    try:
+        with transaction.atomic():
+            doctor = DoctorRun.objects.create(
+                owner=owner, deck=deck, format=fmt, gauntlet=gauntlet, source=source, bot=bot,
+                budget=budget, seed=seed, idempotency_key=idempotency_key or None,
+            )  # fmt: skip
+    except IntegrityError:
+        return DoctorRun.objects.get(owner=owner, idempotency_key=idempotency_key), False
+    games = max(MIN_GAMES, int(budget * FIRST_SHARE) // len(gauntlet))
+    players = [{"deck": deck.pk, "bot": bot}, *gauntlet]
+    try:
+        with transaction.atomic():
+            run = _stage_run(doctor, players=players, kind=SimulationRun.Kind.GAUNTLET,
+                             games=games, rnd=0)  # fmt: skip
+    except RunRefused as exc:
+        for problem in exc.problems:
+            problem["attr"] = _attr(problem.get("attr"))
+        raise
+    doctor.format = run.format
+    doctor.save(update_fields=["format"])
+    DoctorStage.objects.create(doctor=doctor, run=run, round=0)
+    return doctor, True
+
+
+# --- advancing ---------------------------------------------------------------------------------
+
+
+def doctor_advance_for_run(*, run_id: int) -> None:
+    """The hook where a run ends: advance its doctor, if it is a doctor's stage."""
+    stage = DoctorStage.objects.filter(run_id=run_id).first()
+    if stage is not None:
+        doctor_advance(doctor_id=stage.doctor_id)
+
+
+def doctors_due() -> QuerySet[DoctorRun]:
+    """Active doctors whose current round has no active stage run left: due to advance (the
+    reconciler's tick, services.runs_reconcile_due, asks in the same query as for runs)."""
+    return DoctorRun.objects.filter(status__in=DoctorRun.ACTIVE).exclude(
+        Q(stages__run__status__in=SimulationRun.ACTIVE)
+    )
+
+
+def doctor_advance(*, doctor_id: int) -> int:
+    """Take the doctor's next step if its round's runs have all ended; 1 if it did, else 0.
+
+    Under the doctor's row lock with a check of its round, so the hook, the tick and a second
+    worker racing each other advance it once.
+    """
+    with transaction.atomic():
+        doctor = DoctorRun.objects.select_for_update().filter(pk=doctor_id).first()
+        if doctor is None or not doctor.is_active:
+            return 0
+        stages = list(
+            DoctorStage.objects.filter(doctor=doctor, round=doctor.round).select_related("run")
+        )
+        runs = [s.run for s in stages]
+        if not runs or any(r.is_active for r in runs):
+            return 0
+        doctor.games_spent += sum(r.games_done for r in runs)
+        doctor.status = DoctorRun.Status.RUNNING
+        ended = [r for r in runs if r.status != SimulationRun.Status.DONE]
+        if ended:
+            why = ended[0].error or f"a run was {ended[0].status}"
+            _finish(doctor, failed=f"A stage of the search did not finish: {why}.")
+        elif doctor.round == 0:
+            _start_halving(doctor, runs[0])
+        else:
+            _next_round(doctor, stages)
+        doctor.save()
+    return 1
+
+
+def _finish(doctor: DoctorRun, *, failed: str = "", result: dict | None = None) -> None:
+    doctor.status = DoctorRun.Status.FAILED if failed else DoctorRun.Status.DONE
+    doctor.error = failed
+    doctor.result = result
+    doctor.finished_at = timezone.now()
+
+
+def _cut_ranking(run: SimulationRun, deck_cards: dict[str, int]) -> list[dict[str, Any]]:
+    """The deck's cards, worst first: never played, then by impact (win rate when played minus
+    otherwise) in the round-0 gauntlet."""
+    from simulator.selectors import run_report
+
+    rows = {row["code"]: row for row in run_report(run)["players"][0].get("cards", [])}
+    ranked = []
+    for code in deck_cards:
+        row = rows.get(code)
+        delta = row["delta"] if row is not None else None
+        ranked.append({"code": code, "impact": delta, "played": row["played"]["n"] if row else 0})
+    ranked.sort(key=lambda c: (c["impact"] is not None, c["impact"] or 0.0, c["code"]))
+    return ranked
+
+
+def add_candidates(doctor: DoctorRun, cut: str, cards: dict[str, int]) -> list[str]:
+    """The cards the source offers that keep the deck legal once `cut` is swapped for them.
+
+    From the collection: a card the owner has more copies of than the deck holds (the rest of
+    the deck need not be owned: the doctor judges the change, not the deck).
+    """
+    from decks.ownership import owned
+    from decks.selectors import deck_contents, pool_of
+    from simulator.engine.drifter.formats import validate_deck
+    from simulator.specs import service_for
+
+    catalogue = service_for(GAME).catalogue()
+    _, chips = deck_contents(doctor.deck)
+    pool = pool_of(doctor.deck.pool)
+    if doctor.source == DoctorRun.Source.COLLECTION:
+        have = owned(owner=doctor.owner)
+        offered = [c for c in catalogue.card_by_code if have.cards.get(c, 0) > cards.get(c, 0)]
+    elif doctor.source == DoctorRun.Source.POOL:
+        offered = [c for c in catalogue.card_by_code if pool and pool.cards.get(c)]
+    else:
+        offered = list(catalogue.card_by_code)
+    legal = []
+    for code in sorted(offered):
+        if code == cut:
+            continue
+        changed = dict(cards)
+        changed[cut] -= 1
+        if not changed[cut]:
+            del changed[cut]
+        changed[code] = changed.get(code, 0) + 1
+        problems = validate_deck(
+            fmt=doctor.format, cards=changed, kicker_chips=chips, catalogue=catalogue,
+            pool=pool,
+        )  # fmt: skip
+        if not problems:
+            legal.append(code)
+    return legal
+
+
+def _rounds(swaps: int) -> int:
+    """Rounds of halving from `swaps` swaps until at most FINAL_SWAPS are left, last included."""
+    rounds = 1
+    while swaps > FINAL_SWAPS:
+        swaps = math.ceil(swaps / 2)
+        rounds += 1
+    return rounds
+
+
+def _start_halving(doctor: DoctorRun, run: SimulationRun) -> None:
+    from decks.selectors import deck_contents
+
+    cards, _ = deck_contents(doctor.deck)
+    ranking = _cut_ranking(run, cards)
+    rng = random.Random(_round_seed(doctor.seed, 0))
+    per_cut: list[list[dict[str, str]]] = []
+    for cut in ranking[:CUT_CANDIDATES]:
+        adds = add_candidates(doctor, cut["code"], cards)
+        rng.shuffle(adds)  # a sorted list, shuffled by the doctor's seed: reproducible
+        per_cut.append([{"cut": cut["code"], "add": a} for a in adds])
+    swaps: list[dict[str, str]] = []
+    while any(per_cut) and len(swaps) < MAX_SWAPS:  # take the cuts in turn
+        for options in per_cut:
+            if options and len(swaps) < MAX_SWAPS:
+                swaps.append(options.pop(0))
+    opponents = len(doctor.gauntlet)
+    remaining = doctor.budget - doctor.games_spent
+    # As many swaps as the budget can give MIN_GAMES per matchup in every round.
+    while swaps and remaining // _rounds(len(swaps)) < len(swaps) * 2 * opponents * MIN_GAMES:
+        swaps.pop()
+    doctor.state = {
+        "cuts": ranking[:CUT_CANDIDATES],
+        "alive": swaps,
+        "rounds": _rounds(len(swaps)) if swaps else 0,
+    }
+    if not swaps:
+        _finish(doctor, result=_verdict(doctor, []))
+        return
+    _play_round(doctor, swaps)
+
+
+def _play_round(doctor: DoctorRun, swaps: list[dict[str, str]]) -> None:
+    """Start the next round: one what-if run per live swap, all on the round's seed."""
+    doctor.round += 1
+    rounds_left = doctor.state["rounds"] - (doctor.round - 1)
+    remaining = doctor.budget - doctor.games_spent
+    opponents = len(doctor.gauntlet)
+    games = max(MIN_GAMES, remaining // rounds_left // (len(swaps) * 2 * opponents))
+    doctor.state["games"] = {**doctor.state.get("games", {}), str(doctor.round): games}
+    base = {"deck": doctor.deck_id, "bot": doctor.bot}
+    for swap in swaps:
+        changed = {**base, "remove": {swap["cut"]: 1}, "add": {swap["add"]: 1}}
+        run = _stage_run(
+            doctor, players=[base, changed, *doctor.gauntlet], kind=SimulationRun.Kind.WHAT_IF,
+            games=games, rnd=doctor.round,
+        )  # fmt: skip
+        DoctorStage.objects.create(doctor=doctor, run=run, round=doctor.round, swap=swap)
+
+
+def _pooled(run: SimulationRun) -> dict[str, Any]:
+    """The paired comparison of the swap against the deck, pooled over the gauntlet."""
+    pairs = (run.aggregate or {}).get("pairs") or []
+    keys = ("n", "sum_d", "sum_d2", "a_only", "b_only")
+    total = {k: sum(p[k] for p in pairs) for k in keys}
+    return paired_test(*(total[k] for k in keys))
+
+
+def _next_round(doctor: DoctorRun, stages: list[DoctorStage]) -> None:
+    scored = []
+    for stage in stages:
+        test = _pooled(stage.run)
+        swap: dict[str, str] = stage.swap or {}
+        scored.append({**swap, "run": stage.run_id, "games": stage.run.games_done, **test})
+    scored.sort(key=lambda s: (-(s["mean"] or 0.0), s["cut"], s["add"]))
+    history = doctor.state.get("history", [])
+    history.append([{k: s[k] for k in ("cut", "add", "mean", "run")} for s in scored])
+    doctor.state["history"] = history
+    if len(scored) <= FINAL_SWAPS or doctor.round >= doctor.state["rounds"]:
+        _finish(doctor, result=_verdict(doctor, scored))
+        return
+    alive = [{"cut": s["cut"], "add": s["add"]} for s in scored[: math.ceil(len(scored) / 2)]]
+    doctor.state["alive"] = alive
+    _play_round(doctor, alive)
+
+
+def _verdict(doctor: DoctorRun, scored: list[dict[str, Any]]) -> dict[str, Any]:
+    """The final ranking: Holm-adjusted over the last round's swaps, suggested when better."""
+    from simulator.specs import service_for
+
+    adjusted = holm([s["p"] if s["p"] is not None else 1.0 for s in scored])
+    names = service_for(GAME).card_names({c for s in scored for c in (s["cut"], s["add"])})
+    swaps = []
+    for s, p_adj in zip(scored, adjusted, strict=True):
+        swaps.append(
+            {
+                "cut": s["cut"], "cut_name": names.get(s["cut"], s["cut"]),
+                "add": s["add"], "add_name": names.get(s["add"], s["add"]),
+                "change": s["mean"], "low": s["low"], "high": s["high"], "p": s["p"],
+                "p_adjusted": p_adj, "games": s["games"], "run": s["run"],
+                "significant": p_adj < ALPHA and (s["mean"] or 0.0) > 0,
+            }
+        )  # fmt: skip
+    suggested = [s for s in swaps if s["significant"]]
+    return {
+        "method": f"{METHOD} over {len(swaps)} swaps at {ALPHA:.0%}",
+        "improved": bool(suggested),
+        "swaps": suggested + [s for s in swaps if not s["significant"]],
+    }
+
+
+# --- cancel, apply, in-process -----------------------------------------------------------------
+
+
+def doctor_cancel(*, doctor: DoctorRun) -> DoctorRun:
+    """Cancel a doctor run and its active stage runs (a finished one is left as it is)."""
+    with transaction.atomic():
+        updated = DoctorRun.objects.filter(pk=doctor.pk, status__in=DoctorRun.ACTIVE).update(
+            status=DoctorRun.Status.CANCELLED, finished_at=timezone.now()
+        )
+    if updated:
+        for run in SimulationRun.objects.filter(
+            doctor__doctor=doctor, status__in=SimulationRun.ACTIVE
+        ):
+            services().run_cancel(run=run)
+    doctor.refresh_from_db()
+    return doctor
+
+
+@transaction.atomic
+def doctor_apply(*, doctor: DoctorRun, index: int):
+    """Make suggestion `index` on the deck and save it as a new version with a note."""
+    from decks.selectors import deck_contents
+    from decks.services import deck_update, deck_version_save
+
+    swaps = [s for s in (doctor.result or {}).get("swaps", []) if s["significant"]]
+    if type(index) is not int or not 0 <= index < len(swaps):
+        raise refuse("No such suggestion of this deck doctor run.", code="not_found", attr="swap")
+    swap = swaps[index]
+    cards, _ = deck_contents(doctor.deck)
+    if cards.get(swap["cut"], 0) < 1:
+        raise refuse(
+            f"The deck no longer holds {swap['cut_name']}: it changed since.",
+            code="deck_changed", attr="swap",
+        )  # fmt: skip
+    cards[swap["cut"]] -= 1
+    if not cards[swap["cut"]]:
+        del cards[swap["cut"]]
+    cards[swap["add"]] = cards.get(swap["add"], 0) + 1
+    deck = deck_update(deck=doctor.deck, cards=cards, keep_version=False)
+    return deck_version_save(
+        deck=deck, note=f"Deck doctor: \u22121 {swap['cut_name']}, +1 {swap['add_name']}"
+    )
+
+
+def doctor_execute_locally(*, doctor: DoctorRun) -> DoctorRun:
+    """Play every stage of `doctor` in this process (tests, benchmarks): the same runs and
+    `chunk_execute` a worker uses, advanced by the same `doctor_advance`."""
+    s = services()
+    while True:
+        doctor.refresh_from_db()
+        if not doctor.is_active:
+            return doctor
+        played = 0
+        for stage in DoctorStage.objects.filter(doctor=doctor, round=doctor.round):
+            if stage.run.is_active:
+                s.run_execute_locally(run=stage.run)
+                played += 1
+        # Outside a test's transaction the hook has advanced it already; this is then a no-op.
+        if not doctor_advance(doctor_id=doctor.pk) and not played:
+            doctor.refresh_from_db()
+            return doctor

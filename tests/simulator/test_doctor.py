@@ -1,0 +1,331 @@
+"""The deck doctor (#18): cut candidates by impact, swaps by successive halving on what-if runs,
+Holm-controlled verdicts; budget, cancel, idempotency, owner scoping and bad input."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from cards.models import KickerChip, StarterDeck
+from decks import engine_catalogue
+from decks.services import deck_create
+from tests.factories import CardFactory, CardSetFactory
+
+WEAK = "TST-001"
+
+
+def fifty_dollars() -> dict[str, int]:
+    """Kicker chips worth exactly $50 (a user's deck is not sold with a starter's chips)."""
+    chips: dict[str, int] = {}
+    total = 0
+    for chip in KickerChip.objects.order_by("-value", "code"):
+        while total + chip.value <= 50 and chips.get(chip.code, 0) < 3:
+            chips[chip.code] = chips.get(chip.code, 0) + 1
+            total += chip.value
+    return chips
+
+
+def planted_deck(owner, name: str = "Planted"):
+    """Starter HSD-S1 with its three Henry Meeks (HSD-012) replaced by three copies of a
+    planted dude that costs $10 and has no smarts, skill or luck at all."""
+    weak = CardFactory(
+        card_set=CardSetFactory(code="TST"), number=1, name="Useless Uriah", cost=10,
+        smarts=0, skill=0, luck=0, kicker_limit=0,
+    )  # fmt: skip
+    # The engine catalogue is cached by row counts and highest ids, which a card made in an
+    # earlier test (rolled back) can repeat: build it afresh.
+    engine_catalogue._cache.clear()
+    cards = {e["code"]: e["qty"] for e in StarterDeck.objects.get(code="HSD-S1").cards}
+    del cards["HSD-012"]
+    cards[weak.code] = 3
+    return deck_create(owner=owner, name=name, cards=cards, kicker_chips=fifty_dollars())
+
+
+def binder(owner, codes: dict[str, int]):
+    """A collection of `owner` holding {code: copies}."""
+    from cards.models import Card
+    from collecting.services import collection_create, entry_adjust
+
+    collection = collection_create(owner=owner, name="Binder")
+    for code, qty in codes.items():
+        entry_adjust(collection=collection, card=Card.objects.get(code=code), delta=qty)
+    return collection
+
+
+GAUNTLET = [{"starter": "HSD-S2", "bot": "heuristic"}]
+
+
+def doctor_body(deck, **extra) -> dict:
+    return {"deck": deck.pk, "gauntlet": GAUNTLET, "budget": 1000, "seed": 3, **extra}
+
+
+def play(doctor):
+    from simulator.doctor import doctor_execute_locally
+
+    return doctor_execute_locally(doctor=doctor)
+
+
+def test_post_answers_202_with_location_and_round_zero(user_client, user, catalogue):
+    from simulator.models import DoctorRun
+
+    deck = planted_deck(user)
+    response = user_client.post("/api/v1/doctor/", doctor_body(deck), format="json")
+    assert response.status_code == 202, response.json()
+    body = response.json()
+    assert response["Location"].endswith(f"/api/v1/doctor/{body['id']}/")
+    assert body["status"] == "queued" and body["round"] == 0 and body["games_spent"] == 0
+    doctor = DoctorRun.objects.get(pk=body["id"])
+    (stage,) = doctor.stages.all()
+    assert stage.run.kind == "gauntlet" and stage.run.owner == user
+    # Round 0 gets a fifth of the budget: 200 games against the one opponent.
+    assert stage.run.total_games == 200
+    poll = user_client.get(body["url"])
+    assert poll.status_code == 200 and poll.json()["stage_runs"] == [stage.run_id]
+
+
+def test_a_deck_with_no_better_swap_gets_no_significant_improvement(user, catalogue):
+    """The collection offers only the planted dude (cost $10, no stats) to add to the starter
+    deck: every swap adds a card that cannot help, so no swap may be called better. A false
+    "better" needs Holm's family-wise 5% two-sided error spent on the positive side (at most
+    2.5%) by swaps whose true change is at most zero; the seed fixes the outcome."""
+    from simulator.doctor import doctor_create
+
+    planted_deck(user, name="Only the weak card")  # creates the planted dude
+    cards = {e["code"]: e["qty"] for e in StarterDeck.objects.get(code="HSD-S1").cards}
+    deck = deck_create(owner=user, name="Starter", cards=cards, kicker_chips=fifty_dollars())
+    binder(user, {WEAK: 3})
+    doctor, created = doctor_create(
+        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, source="collection", budget=4000, seed=5
+    )
+    doctor = play(doctor)
+    assert created and doctor.status == "done", doctor.error
+    assert doctor.result["improved"] is False
+    swaps = doctor.result["swaps"]
+    assert swaps and all(s["add"] == WEAK and not s["significant"] for s in swaps)
+    assert doctor.result["method"].startswith("Holm")
+    assert doctor.games_spent <= doctor.budget
+
+
+def test_budget_is_respected_and_every_game_is_counted(user, catalogue):
+    from simulator.doctor import doctor_create
+    from simulator.models import SimulationRun
+
+    deck = planted_deck(user)
+    doctor, _ = doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1500, seed=2)
+    doctor = play(doctor)
+    assert doctor.status == "done", doctor.error
+    runs = SimulationRun.objects.filter(doctor__doctor=doctor)
+    assert doctor.games_spent == sum(r.games_done for r in runs)
+    assert doctor.games_spent <= doctor.budget
+    assert doctor.round == doctor.state["rounds"] >= 2  # halving happened
+    assert all(r.status == "done" for r in runs)
+    # Each round plays at most half the swaps of the one before, with more games each.
+    per_round = [len(h) for h in doctor.state["history"]]
+    assert all(b == -(-a // 2) for a, b in itertools.pairwise(per_round))
+    games = [doctor.state["games"][str(r)] for r in range(1, doctor.round + 1)]
+    assert games == sorted(games) and games[-1] > games[0]
+
+
+def test_the_same_seed_gives_the_same_search_and_verdict(user, catalogue):
+    from simulator.doctor import doctor_create
+
+    deck = planted_deck(user)
+    first, _ = doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1000, seed=9)
+    again, _ = doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1000, seed=9)
+    first, again = play(first), play(again)
+    strip = lambda r: [{k: v for k, v in s.items() if k != "run"} for s in r["swaps"]]  # noqa: E731
+    assert first.state["cuts"] == again.state["cuts"]
+    assert strip(first.result) == strip(again.result)
+    assert first.games_spent == again.games_spent
+
+
+def test_cancel_stops_the_search_and_its_runs(user_client, user, catalogue):
+    from simulator.doctor import doctor_advance
+    from simulator.models import DoctorRun
+
+    deck = planted_deck(user)
+    body = user_client.post("/api/v1/doctor/", doctor_body(deck), format="json").json()
+    cancelled = user_client.post(f"/api/v1/doctor/{body['id']}/cancel/")
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+    doctor = DoctorRun.objects.get(pk=body["id"])
+    assert [s.run.status for s in doctor.stages.all()] == ["cancelled"]
+    assert doctor_advance(doctor_id=doctor.pk) == 0
+    again = user_client.post(f"/api/v1/doctor/{body['id']}/cancel/")
+    assert again.status_code == 200 and again.json()["status"] == "cancelled"
+
+
+def test_the_reconciler_tick_advances_a_doctor_whose_hook_was_lost(user, catalogue):
+    """A worker killed after the stage's last chunk committed never runs the hook: the
+    workers' reconciler tick advances the doctor all the same, and only once."""
+    from simulator.doctor import doctor_create
+    from simulator.services import run_execute_locally, runs_reconcile_due
+
+    deck = planted_deck(user)
+    doctor, _ = doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1000, seed=4)
+    run_execute_locally(run=doctor.stages.get().run)  # on_commit hooks do not fire in a test
+    doctor.refresh_from_db()
+    assert doctor.round == 0
+    assert runs_reconcile_due()["doctors"] == 1
+    doctor.refresh_from_db()
+    assert doctor.round == 1 and doctor.stages.filter(round=1).count() == len(doctor.state["alive"])
+    assert runs_reconcile_due()["doctors"] == 0  # round 1's runs are still to play
+
+
+def test_idempotency_key_returns_the_same_doctor_run(user_client, user, catalogue):
+    from simulator.models import DoctorRun, SimulationRun
+
+    deck = planted_deck(user)
+    headers = {"HTTP_IDEMPOTENCY_KEY": "doc-1"}
+    one = user_client.post("/api/v1/doctor/", doctor_body(deck), format="json", **headers)
+    two = user_client.post(
+        "/api/v1/doctor/", doctor_body(deck, budget=5000), format="json", **headers
+    )
+    assert one.status_code == two.status_code == 202
+    assert one.json()["id"] == two.json()["id"] and two.json()["budget"] == 1000
+    assert DoctorRun.objects.count() == 1 and SimulationRun.objects.count() == 1
+
+
+def test_another_users_doctor_run_and_deck_are_unknown(user_client, user, other_user, catalogue):
+    from simulator.doctor import doctor_create
+    from simulator.models import DoctorRun
+
+    theirs = planted_deck(other_user)
+    doctor, _ = doctor_create(owner=other_user, deck_id=theirs.pk, gauntlet=GAUNTLET, budget=1000)
+    for method, path in [
+        ("get", f"/api/v1/doctor/{doctor.pk}/"),
+        ("post", f"/api/v1/doctor/{doctor.pk}/cancel/"),
+        ("post", f"/api/v1/doctor/{doctor.pk}/apply/"),
+    ]:
+        answer = getattr(user_client, method)(path, {"swap": 0}, format="json")
+        assert answer.status_code == 404, path
+    assert user_client.get("/api/v1/doctor/").json()["results"] == []
+    refused = user_client.post("/api/v1/doctor/", doctor_body(theirs), format="json")
+    assert refused.status_code == 400
+    assert refused.json()["errors"] == [
+        {"code": "not_found", "detail": "No such deck of yours.", "attr": "deck"}
+    ]
+    assert DoctorRun.objects.count() == 1
+    doctor.refresh_from_db()
+    assert doctor.status == "queued"
+
+
+def test_bad_input_is_a_400_in_the_one_error_shape_and_writes_nothing(user_client, user, catalogue):
+    from simulator.models import DoctorRun, SimulationRun
+
+    deck = planted_deck(user)
+    bad = [
+        (doctor_body(deck, budget=10), "budget"),
+        (doctor_body(deck, source="attic"), "source"),
+        (doctor_body(deck, source="pool"), "source"),  # the deck has no Stud or Draw pool
+        (doctor_body(deck, gauntlet=[]), "gauntlet"),
+        (doctor_body(deck, gauntlet=[{"starter": "NOPE"}]), "gauntlet.0"),
+        (doctor_body(deck, gauntlet=[{"starter": "HSD-S2", "bot": "psychic"}]), "gauntlet.0.bot"),
+        (doctor_body(deck, format="jousting"), None),
+        ({"gauntlet": GAUNTLET, "budget": 1000}, "deck"),
+        ({**doctor_body(deck), "deck": "twelve"}, "deck"),
+    ]
+    for body, attr in bad:
+        response = user_client.post("/api/v1/doctor/", body, format="json")
+        assert response.status_code == 400, (body, response.json())
+        errors = response.json()["errors"]
+        assert all(set(e) >= {"code", "detail", "attr"} for e in errors)
+        if attr is not None:
+            assert attr in [e["attr"] for e in errors], (body, errors)
+    assert DoctorRun.objects.count() == 0 and SimulationRun.objects.count() == 0
+
+
+def test_a_doctor_run_is_capped_like_simulation_runs(user, catalogue, settings):
+    import pytest
+
+    from config.api import DomainError
+    from simulator.doctor import doctor_create
+
+    settings.SIMULATION_MAX_ACTIVE_RUNS = 1
+    deck = planted_deck(user)
+    doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1000)
+    with pytest.raises(DomainError) as refused:
+        doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1000)
+    assert refused.value.code == "too_many_runs"
+
+
+def test_a_planted_weak_card_is_a_cut_candidate_and_cut_then_applied(user_client, user, catalogue):
+    """Three copies of Useless Uriah ($10, no smarts, skill or luck) replace the starter's
+    three Henry Meeks (HSD-012); the collection holds the Meeks and Dr. George Goodfellow
+    (HSD-013) to add.
+
+    What is certain enough to assert for any seed: round 0 (2,400 games against HSD-S2)
+    ranks Uriah among the four cut candidates. Measured impacts: Uriah −0.157 (409 games
+    played), the next worst played cards −0.125 and −0.115, each with a standard error near
+    0.03; the one never-played card takes a candidate place, so Uriah misses only if three
+    played cards all measure below it — about 0.23 × 0.16 × 0.09 ≈ 0.3% by the normal
+    approximation, about 1% allowing for the other cards; it was a candidate for seeds 0–7
+    (8 of 8). What is *not* certain: which cut wins. In this engine one copy of a 54-card deck
+    moves the win rate 2 to 4 points whichever weak card goes (cutting Uriah for a Meek +3.7,
+    the never-played card +3, Marshal Eli Stroud +2 to +4, measured on 2,000–3,000 paired
+    games), so at a 12,000-game budget Uriah's swap was the top suggestion for 4 seeds of 8
+    and a finalist for 6. Seed 0 is one where it is: the assertion on the winner holds for
+    this seed (deterministic), not for every seed.
+    """
+    from simulator.doctor import doctor_create
+
+    deck = planted_deck(user)
+    binder(user, {"HSD-012": 3, "HSD-013": 3})
+    doctor, _ = doctor_create(
+        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, source="collection", budget=12000, seed=0
+    )
+    doctor = play(doctor)
+    assert doctor.status == "done", doctor.error
+    assert WEAK in [c["code"] for c in doctor.state["cuts"]]
+    assert doctor.games_spent <= 12000
+    assert doctor.result["improved"] is True
+    best = doctor.result["swaps"][0]
+    assert (best["cut"], best["significant"]) == (WEAK, True)
+    assert best["low"] <= best["change"] <= best["high"] and best["p_adjusted"] < 0.05
+    # The evidence: the what-if run of the last round, the owner's to open.
+    evidence = user_client.get(f"/api/v1/simulations/{best['run']}/results/")
+    assert evidence.status_code == 200 and evidence.json()["what_if"]
+    # One click away: the swap made and saved as a new version with a note.
+    applied = user_client.post(f"/api/v1/doctor/{doctor.pk}/apply/", {"swap": 0}, format="json")
+    assert applied.status_code == 201, applied.json()
+    assert applied.json()["note"] == f"Deck doctor: \u22121 Useless Uriah, +1 {best['add_name']}"
+    from decks.selectors import deck_contents
+
+    cards, _ = deck_contents(deck)
+    assert cards[WEAK] == 2 and cards[best["add"]] == 1
+    missing = user_client.post(f"/api/v1/doctor/{doctor.pk}/apply/", {"swap": 7}, format="json")
+    assert missing.status_code == 400 and missing.json()["errors"][0]["attr"] == "swap"
+
+
+def test_the_pages_start_show_and_apply_a_search(client, user, other_user, catalogue):
+    """The form on a deck starts a search; its page shows progress, then the verdict in
+    words with Holm named, each swap linked to its evidence; another user's page is a 404."""
+    from simulator.models import DoctorRun
+
+    client.force_login(user)
+    deck = planted_deck(user)
+    form = client.get(f"/simulations/doctor/deck/{deck.pk}/")
+    assert form.status_code == 200 and "Start the deck doctor" in form.content.decode()
+    refused = client.post(
+        f"/simulations/doctor/deck/{deck.pk}/",
+        {"format": "standard", "opponent_0": "starter:NOPE", "source": "format", "budget": "2000"},
+    )
+    assert refused.status_code == 400 and "Opponent 1" in refused.content.decode()
+    assert DoctorRun.objects.count() == 0
+    started = client.post(
+        f"/simulations/doctor/deck/{deck.pk}/",
+        {"format": "standard", "opponent_0": "starter:HSD-S2", "bot_0": "heuristic",
+         "source": "format", "budget": "2000", "bot": "heuristic"},
+    )  # fmt: skip
+    doctor = DoctorRun.objects.get()
+    assert started.status_code == 302 and started["Location"] == f"/simulations/doctor/{doctor.pk}/"
+    page = client.get(started["Location"]).content.decode()
+    assert "finding the weakest cards" in page and 'hx-trigger="every 1s"' in page
+    doctor = play(doctor)
+    page = client.get(f"/simulations/doctor/{doctor.pk}/progress/").content.decode()
+    assert "hx-trigger" not in page and "Holm" in page
+    assert ("No significant improvement" in page) != doctor.result["improved"]
+    assert f'href="/simulations/{doctor.result["swaps"][0]["run"]}/"' in page
+    assert not re.search(r"deck:\d|chunk", page)
+    client.force_login(other_user)
+    assert client.get(f"/simulations/doctor/{doctor.pk}/").status_code == 404
+    assert client.get(f"/simulations/doctor/deck/{deck.pk}/").status_code == 404
