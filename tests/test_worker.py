@@ -63,3 +63,5 @@ def test_home_page_speaks_of_the_worker_only_when_it_is_late(client, db):
     answered = client.get(f"/worker/{ping.pk}/").content
     assert b"Simulations are paused" not in answered and b"w1@box" not in answered
     assert b"hx-trigger" not in answered  # polling stops once answered
+    # What `.ci/run`'s service-mode check waits for (`make run`'s worker answered), with no words.
+    assert b'data-worker="ok"' in answered and b'data-worker="waiting"' in late
