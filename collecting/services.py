@@ -572,11 +572,13 @@ def wishlist_add(
     if (card is None) == (kicker_chip is None):
         raise DomainError("Wish for a card or a kicker chip.", code="required", attr="card")
     _check_quantity(quantity)
+    # Said by name, as a player knows the card: "Wyatt Earp", "the white kicker chip +1 smarts/+1 luck".
     if card is not None:
-        item = card.code
+        item = card.name
     else:
         assert kicker_chip is not None  # one of the two, checked above
-        item = kicker_chip.code
+        sides = "/".join(f"{amount:+d} {stat}" for stat, amount in kicker_chip.sides)
+        item = f"the {kicker_chip.color} kicker chip {sides}"
     owned = owned_by_user(owner=owner, card=card, kicker_chip=kicker_chip)
     if owned >= quantity:
         return WishlistResult(
@@ -592,7 +594,8 @@ def wishlist_add(
         **lookup, defaults={"quantity": quantity}
     )
     status = "added" if created else "updated"
-    return WishlistResult(status, entry, owned, f"Wishlist: {quantity} x {item} ({status}).")
+    done = "added to your wishlist" if created else "your wishlist now says so"
+    return WishlistResult(status, entry, owned, f"You want {quantity} of {item}: {done}.")
 
 
 @transaction.atomic

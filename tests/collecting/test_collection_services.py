@@ -198,8 +198,13 @@ def test_a_booster_with_an_unknown_card_is_refused(binder, chip):
 def test_wishlist_adds_and_updates(user, common, chip):
     result = svc.wishlist_add(owner=user, card=common, quantity=3)
     assert result.status == "added"
+    # Said with the card's name, never its code.
+    assert result.detail == f"You want 3 of {common.name}: added to your wishlist."
+    assert common.code not in result.detail
     assert svc.wishlist_add(owner=user, card=common, quantity=2).status == "updated"
-    assert svc.wishlist_add(owner=user, kicker_chip=chip, quantity=1).status == "added"
+    wished = svc.wishlist_add(owner=user, kicker_chip=chip, quantity=1)
+    assert wished.status == "added" and chip.code not in wished.detail
+    assert f"the {chip.color} kicker chip" in wished.detail
     assert WishlistEntry.objects.get(owner=user, card=common).quantity == 2
 
 
