@@ -572,7 +572,7 @@ def wishlist_add(
     if (card is None) == (kicker_chip is None):
         raise DomainError("Wish for a card or a kicker chip.", code="required", attr="card")
     _check_quantity(quantity)
-    # Said by name, as a player knows the card: "Wyatt Earp", "the white kicker chip +1 smarts/+1 luck".
+    # Said by name, as a player knows it: "Wyatt Earp", "the white kicker chip +1 smarts/+1 luck".
     if card is not None:
         item = card.name
     else:
