@@ -8,15 +8,19 @@ cancel are the runs' own. The procedure (docs/doctor.md):
   per-card impact (win rate when played minus otherwise; a card never played ranks worst).
   The add candidates are the source's cards that keep the deck legal with the cut made
   (format, copy limits, pool, ownership when the source is the collection).
-* **Rounds 1..R** — successive halving: every live swap is a what-if run (the deck against
-  the deck with the swap, each against every opponent, on common random numbers); one round
-  shares one seed, so every swap meets the same games. The better half (by mean paired
-  difference) goes on; each round has the same share of the budget, so the games per swap
-  double as the field halves. The round with at most `FINAL_SWAPS` swaps left is the last.
-* **The verdict** — the last round's games are new (its own seed), so its paired tests are
-  not biased by the selection: per swap the win-rate change against the gauntlet with its
-  95% interval and two-sided p-value, Holm-adjusted over the last round's swaps; a swap is
-  suggested when its adjusted p < 0.05 and the change is positive.
+* **Rounds 1..L** — successive halving with looks: every live swap is a what-if run (the deck
+  against the deck with the swap, each against every opponent, on common random numbers);
+  each round has its own seed (fresh games) shared by all its runs. After round r (look r) a
+  swap's evidence is all of its games so far. The swaps of round 1 are the family, fixed
+  with the number of looks L before round 1.
+* **The verdict at each look** — per swap the one-sided paired test of all its games so far;
+  Holm over the whole family (a dropped swap counts with p = 1) at the look's share of ALPHA
+  (`look_levels`, summing to 1). By the union bound over looks the chance that any swap
+  with no true gain is ever called better is at most ALPHA, although which swaps go on
+  depends on the data: the test at look r is a fixed-sample test of a swap's first games.
+  The search stops at the first look that proves a swap (the budget left is reported, not
+  spent); otherwise the better half by mean change so far goes on, and the games per swap
+  double as the field halves, until look L.
 
 The doctor advances when a stage run ends: promptly by a hook where a run finishes
 (`services._run_ended`, after the commit) and surely by the workers' reconciler tick
@@ -50,6 +54,7 @@ MIN_BUDGET = 200
 MAX_BUDGET = 1_000_000
 ALPHA = 0.05
 METHOD = "Holm"
+ELIMINATION = "halving"  # or "racing": how a look drops swaps (benchmarks/doctor.py)
 
 
 def _round_seed(seed: int, rnd: int) -> int:
@@ -276,13 +281,35 @@ def add_candidates(doctor: DoctorRun, cut: str, cards: dict[str, int]) -> list[s
     return legal
 
 
-def _rounds(swaps: int) -> int:
-    """Rounds of halving from `swaps` swaps until at most FINAL_SWAPS are left, last included."""
-    rounds = 1
+def _looks(swaps: int) -> int:
+    """Looks (rounds) of halving from `swaps` swaps until at most FINAL_SWAPS are left."""
+    looks = 1
     while swaps > FINAL_SWAPS:
         swaps = math.ceil(swaps / 2)
-        rounds += 1
-    return rounds
+        looks += 1
+    return looks
+
+
+def look_levels(looks: int) -> list[float]:
+    """The share of ALPHA spent at each look, fixed before round 1: doubling from look to look
+    (1/3, 2/3 for two looks; 1/15, 2/15, 4/15, 8/15 for four), as the games a swap has double
+    under halving. They sum to 1, so by the union bound over looks the family-wise error of
+    the whole search is at most ALPHA (docs/doctor.md)."""
+    total = 2**looks - 1
+    return [2**r / total for r in range(looks)]
+
+
+def one_sided_p(test: dict[str, Any]) -> float:
+    """The p-value of "the swap does not raise the win rate" (normal approximation of the
+    paired mean's t statistic)."""
+    t = test.get("t")
+    if t is None:
+        return 1.0
+    return 0.5 * math.erfc(t / math.sqrt(2))
+
+
+def _key(swap: dict[str, str]) -> str:
+    return f"{swap['cut']} {swap['add']}"
 
 
 def _start_halving(doctor: DoctorRun, run: SimulationRun) -> None:
@@ -304,26 +331,31 @@ def _start_halving(doctor: DoctorRun, run: SimulationRun) -> None:
     opponents = len(doctor.gauntlet)
     remaining = doctor.budget - doctor.games_spent
     # As many swaps as the budget can give MIN_GAMES per matchup in every round.
-    while swaps and remaining // _rounds(len(swaps)) < len(swaps) * 2 * opponents * MIN_GAMES:
+    while swaps and remaining // _looks(len(swaps)) < len(swaps) * 2 * opponents * MIN_GAMES:
         swaps.pop()
+    looks = _looks(len(swaps)) if swaps else 0
     doctor.state = {
         "cuts": ranking[:CUT_CANDIDATES],
+        "family": swaps,  # the swaps tested, fixed before round 1 (Holm's family)
         "alive": swaps,
-        "rounds": _rounds(len(swaps)) if swaps else 0,
+        "looks": looks,
+        "levels": look_levels(looks) if looks else [],
+        "totals": {},
+        "history": [],
     }
     if not swaps:
-        _finish(doctor, result=_verdict(doctor, []))
+        _finish(doctor, result=_result(doctor, _verdict(doctor, [], stopped_early=False)))
         return
     _play_round(doctor, swaps)
 
 
 def _play_round(doctor: DoctorRun, swaps: list[dict[str, str]]) -> None:
-    """Start the next round: one what-if run per live swap, all on the round's seed."""
+    """Start the next round: one what-if run per live swap, all on the round's own seed."""
     doctor.round += 1
-    rounds_left = doctor.state["rounds"] - (doctor.round - 1)
+    looks_left = doctor.state["looks"] - (doctor.round - 1)
     remaining = doctor.budget - doctor.games_spent
     opponents = len(doctor.gauntlet)
-    games = max(MIN_GAMES, remaining // rounds_left // (len(swaps) * 2 * opponents))
+    games = max(MIN_GAMES, remaining // looks_left // (len(swaps) * 2 * opponents))
     doctor.state["games"] = {**doctor.state.get("games", {}), str(doctor.round): games}
     base = {"deck": doctor.deck_id, "bot": doctor.bot}
     for swap in swaps:
@@ -335,54 +367,127 @@ def _play_round(doctor: DoctorRun, swaps: list[dict[str, str]]) -> None:
         DoctorStage.objects.create(doctor=doctor, run=run, round=doctor.round, swap=swap)
 
 
+PAIR_KEYS = ("n", "sum_d", "sum_d2", "a_only", "b_only")
+
+
+def _pair_totals(run: SimulationRun) -> dict[str, float]:
+    """The run's paired counts (the swap against the deck), summed over the gauntlet."""
+    pairs = (run.aggregate or {}).get("pairs") or []
+    return {k: sum(p[k] for p in pairs) for k in PAIR_KEYS}
+
+
 def _pooled(run: SimulationRun) -> dict[str, Any]:
     """The paired comparison of the swap against the deck, pooled over the gauntlet."""
-    pairs = (run.aggregate or {}).get("pairs") or []
-    keys = ("n", "sum_d", "sum_d2", "a_only", "b_only")
-    total = {k: sum(p[k] for p in pairs) for k in keys}
-    return paired_test(*(total[k] for k in keys))
+    return paired_test(*_pair_totals(run).values())
 
 
 def _next_round(doctor: DoctorRun, stages: list[DoctorStage]) -> None:
-    scored = []
+    """A look: add the round's games to each swap's games so far, test every swap of the
+    family on all of its games (Holm at this look's share of ALPHA), stop when one is proven
+    or the looks are over, else keep the better half for the next round."""
+    state = doctor.state
+    totals: dict[str, dict[str, Any]] = state["totals"]
     for stage in stages:
-        test = _pooled(stage.run)
         swap: dict[str, str] = stage.swap or {}
-        scored.append({**swap, "run": stage.run_id, "games": stage.run.games_done, **test})
+        mine = totals.setdefault(_key(swap), {**{k: 0 for k in PAIR_KEYS}, "runs": []})
+        for k, v in _pair_totals(stage.run).items():
+            mine[k] += v
+        mine["runs"].append(stage.run_id)
+        mine["games"] = mine.get("games", 0) + stage.run.games_done
+    look = doctor.round
+    level = state["levels"][look - 1]
+    live = {_key(s) for s in state["alive"]}
+    scored = []
+    for swap in state["family"]:
+        had = totals.get(_key(swap))
+        if had is None:
+            continue
+        test = paired_test(*(had[k] for k in PAIR_KEYS))
+        scored.append({**swap, **test, "p": one_sided_p(test), "games": had["games"],
+                       "run": had["runs"][-1], "runs": list(had["runs"]),
+                       "look": len(had["runs"])})  # fmt: skip
+    # Holm over the whole family, a dropped swap counted with p = 1 (it is not tested
+    # again): the family is fixed before round 1, so dropping swaps on their data cannot
+    # bias it (docs/doctor.md).
+    adjusted = holm([s["p"] if _key(s) in live else 1.0 for s in scored])
+    best = state.setdefault("p_adjusted", {})
+    for s, p_adj in zip(scored, adjusted, strict=True):
+        scaled = min(1.0, p_adj / level)  # below ALPHA when rejected at this look's level
+        best[_key(s)] = min(best.get(_key(s), 1.0), scaled)
+        s["p_adjusted"] = best[_key(s)]
     scored.sort(key=lambda s: (-(s["mean"] or 0.0), s["cut"], s["add"]))
-    history = doctor.state.get("history", [])
-    history.append([{k: s[k] for k in ("cut", "add", "mean", "run")} for s in scored])
-    doctor.state["history"] = history
-    if len(scored) <= FINAL_SWAPS or doctor.round >= doctor.state["rounds"]:
-        _finish(doctor, result=_verdict(doctor, scored))
+    alive_scored = [s for s in scored if _key(s) in live]
+    state["history"].append(
+        [{k: s[k] for k in ("cut", "add", "mean", "run", "p_adjusted")} for s in alive_scored]
+    )
+    proven = any(s["p_adjusted"] < ALPHA and (s["mean"] or 0.0) > 0 for s in scored)
+    if proven or look >= state["looks"]:
+        verdict = _verdict(doctor, scored, stopped_early=proven and look < state["looks"])
+        _finish(doctor, result=_result(doctor, verdict))
         return
-    alive = [{"cut": s["cut"], "add": s["add"]} for s in scored[: math.ceil(len(scored) / 2)]]
-    doctor.state["alive"] = alive
-    _play_round(doctor, alive)
+    state["alive"] = [{"cut": s["cut"], "add": s["add"]} for s in _survivors(alive_scored)]
+    _play_round(doctor, state["alive"])
 
 
-def _verdict(doctor: DoctorRun, scored: list[dict[str, Any]]) -> dict[str, Any]:
-    """The final ranking: Holm-adjusted over the last round's swaps, suggested when better."""
+def _survivors(ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The live swaps (best first by mean change so far) that go on to the next round."""
+    if ELIMINATION == "racing":
+        # Drop a swap whose interval lies wholly below zero or below the leader's interval.
+        floor = max(0.0 if ranked[0]["low"] is None else ranked[0]["low"], 0.0)
+        kept = [s for s in ranked if s["high"] is None or s["high"] >= floor]
+        return kept or ranked[:1]
+    return ranked[: math.ceil(len(ranked) / 2)]
+
+
+def _verdict(
+    doctor: DoctorRun, scored: list[dict[str, Any]], *, stopped_early: bool
+) -> dict[str, Any]:
+    """One step's ranking: suggested when proven (adjusted p below ALPHA), best first."""
     from simulator.specs import service_for
 
-    adjusted = holm([s["p"] if s["p"] is not None else 1.0 for s in scored])
     names = service_for(GAME).card_names({c for s in scored for c in (s["cut"], s["add"])})
     swaps = []
-    for s, p_adj in zip(scored, adjusted, strict=True):
+    for s in scored:
         swaps.append(
             {
                 "cut": s["cut"], "cut_name": names.get(s["cut"], s["cut"]),
                 "add": s["add"], "add_name": names.get(s["add"], s["add"]),
                 "change": s["mean"], "low": s["low"], "high": s["high"], "p": s["p"],
-                "p_adjusted": p_adj, "games": s["games"], "run": s["run"],
-                "significant": p_adj < ALPHA and (s["mean"] or 0.0) > 0,
+                "p_adjusted": s["p_adjusted"], "games": s["games"], "run": s["run"],
+                "runs": s["runs"], "looks": s["look"],
+                "significant": s["p_adjusted"] < ALPHA and (s["mean"] or 0.0) > 0,
             }
         )  # fmt: skip
     suggested = [s for s in swaps if s["significant"]]
+    looks = doctor.state.get("looks", 0)
     return {
-        "method": f"{METHOD} over {len(swaps)} swaps at {ALPHA:.0%}",
+        "method": method_words(len(swaps), looks),
         "improved": bool(suggested),
+        "stopped_early": stopped_early,
+        "looks": looks,
+        "looked": doctor.round,
         "swaps": suggested + [s for s in swaps if not s["significant"]],
+    }
+
+
+def method_words(swaps: int, looks: int) -> str:
+    """`result.method`: the test and its error control, in words."""
+    if not swaps:
+        return f"{METHOD}: no swap to test"
+    spent = " + ".join(f"{level:.0%}" for level in look_levels(looks)) if looks > 1 else ""
+    return (
+        f"{METHOD} over the {swaps} swaps at each of {looks} look{'s' if looks != 1 else ''} "
+        f"(one-sided paired test of all of a swap's games so far; the 5% shared among the "
+        f"looks{' as ' + spent if spent else ''}): at most a 5% chance that any swap "
+        f"called better is not"
+    )
+
+
+def _result(doctor: DoctorRun, verdict: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **verdict,
+        "games_spent": doctor.games_spent,
+        "budget_left": doctor.budget - doctor.games_spent,
     }
 
 

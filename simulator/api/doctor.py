@@ -57,16 +57,31 @@ class SwapSerializer(serializers.Serializer):
     )
     low = serializers.FloatField(allow_null=True, help_text="95% interval of the change.")
     high = serializers.FloatField(allow_null=True)
-    p = serializers.FloatField(allow_null=True, help_text="Two-sided p-value (paired test).")
-    p_adjusted = serializers.FloatField(help_text="Holm-adjusted over the last round's swaps.")
+    p = serializers.FloatField(
+        help_text="One-sided p-value of no gain (paired test of all the swap's games)."
+    )
+    p_adjusted = serializers.FloatField(
+        help_text="Holm over the swaps tried, the 5% shared among the looks: better when < 0.05."
+    )
     significant = serializers.BooleanField()
-    games = serializers.IntegerField(help_text="Games of the last round's what-if run.")
-    run = serializers.IntegerField(help_text="The what-if run: its results are the evidence.")
+    games = serializers.IntegerField(help_text="All the swap's games, every round it played.")
+    looks = serializers.IntegerField(help_text="The rounds the swap played.")
+    runs = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Its what-if runs, one a round."
+    )
+    run = serializers.IntegerField(help_text="Its last what-if run: the evidence.")
 
 
 class DoctorResultSerializer(serializers.Serializer):
-    method = serializers.CharField()
+    method = serializers.CharField(help_text="The test and its error control, in words.")
     improved = serializers.BooleanField(help_text="False: no significant improvement.")
+    stopped_early = serializers.BooleanField(
+        help_text="A swap was proven before the last look: the rest of the budget was not spent."
+    )
+    looks = serializers.IntegerField(help_text="The looks planned before round 1.")
+    looked = serializers.IntegerField(help_text="The looks taken.")
+    games_spent = serializers.IntegerField()
+    budget_left = serializers.IntegerField(help_text="Games of the budget not spent.")
     swaps = SwapSerializer(many=True, help_text="Significant suggestions first, best first.")
 
 

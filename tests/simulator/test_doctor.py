@@ -86,8 +86,9 @@ def test_post_answers_202_with_location_and_round_zero(user_client, user, catalo
 def test_a_deck_with_no_better_swap_gets_no_significant_improvement(user, catalogue):
     """The collection offers only the planted dude (cost $10, no stats) to add to the starter
     deck: every swap adds a card that cannot help, so no swap may be called better. A false
-    "better" needs Holm's family-wise 5% two-sided error spent on the positive side (at most
-    2.5%) by swaps whose true change is at most zero; the seed fixes the outcome."""
+    "better" has a chance of at most 5%: the one-sided tests at every look, Holm over the
+    family at the look's share of 5%, the shares summing to 1 (union bound over the looks);
+    the seed fixes the outcome."""
     from simulator.doctor import doctor_create
 
     planted_deck(user, name="Only the weak card")  # creates the planted dude
@@ -117,13 +118,54 @@ def test_budget_is_respected_and_every_game_is_counted(user, catalogue):
     runs = SimulationRun.objects.filter(doctor__doctor=doctor)
     assert doctor.games_spent == sum(r.games_done for r in runs)
     assert doctor.games_spent <= doctor.budget
-    assert doctor.round == doctor.state["rounds"] >= 2  # halving happened
+    assert doctor.result["games_spent"] == doctor.games_spent
+    assert doctor.result["budget_left"] == doctor.budget - doctor.games_spent
+    assert doctor.state["looks"] >= 2 and doctor.round >= 2  # halving happened
     assert all(r.status == "done" for r in runs)
     # Each round plays at most half the swaps of the one before, with more games each.
     per_round = [len(h) for h in doctor.state["history"]]
     assert all(b == -(-a // 2) for a, b in itertools.pairwise(per_round))
     games = [doctor.state["games"][str(r)] for r in range(1, doctor.round + 1)]
     assert games == sorted(games) and games[-1] > games[0]
+    # A swap's evidence is every round it played: its games add up over its runs.
+    for swap in doctor.result["swaps"]:
+        played = SimulationRun.objects.filter(pk__in=swap["runs"])
+        assert swap["games"] == sum(r.games_done for r in played)
+        assert swap["run"] == swap["runs"][-1] and swap["looks"] == len(swap["runs"])
+
+
+def test_the_looks_share_five_percent_and_a_proven_swap_stops_the_search(user, catalogue):
+    """The levels of the looks are fixed before round 1 and sum to 1 (union bound: 5% in all);
+    a search that proves a swap before its last look stops there and reports the budget it
+    did not spend, and a swap called better was proven at some look: its adjusted p is the
+    smallest over the looks of Holm's adjusted p divided by the look's share."""
+    import math
+
+    from simulator.doctor import doctor_create, look_levels, one_sided_p
+
+    for looks in range(1, 6):
+        levels = look_levels(looks)
+        assert len(levels) == looks and math.isclose(sum(levels), 1.0)
+        assert levels == sorted(levels)
+    assert one_sided_p({"t": 0.0}) == 0.5 and one_sided_p({"t": None}) == 1.0
+    assert math.isclose(one_sided_p({"t": 1.6448536}), 0.05, rel_tol=1e-6)
+    deck = planted_deck(user)
+    binder(user, {"HSD-012": 3})
+    doctor, _ = doctor_create(
+        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, source="collection", budget=6000,
+        seed=6,
+    )  # fmt: skip
+    doctor = play(doctor)
+    assert doctor.status == "done", doctor.error
+    result = doctor.result
+    # Seed 6 proves a swap at look 1 of 2 (deterministic for this seed; 2 of seeds 0-7 do).
+    assert result["improved"] and result["stopped_early"] is True
+    assert result["looked"] == 1 < result["looks"] == doctor.state["looks"] == 2
+    assert doctor.round == 1 and not doctor.stages.filter(round=2).exists()
+    assert result["budget_left"] == 6000 - doctor.games_spent == 2400
+    assert "5%" in result["method"] and "look" in result["method"]
+    best = result["swaps"][0]
+    assert best["significant"] and best["p_adjusted"] < 0.05 and best["change"] > 0
 
 
 def test_the_same_seed_gives_the_same_search_and_verdict(user, catalogue):
@@ -133,7 +175,7 @@ def test_the_same_seed_gives_the_same_search_and_verdict(user, catalogue):
     first, _ = doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1000, seed=9)
     again, _ = doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1000, seed=9)
     first, again = play(first), play(again)
-    strip = lambda r: [{k: v for k, v in s.items() if k != "run"} for s in r["swaps"]]  # noqa: E731
+    strip = lambda r: [{k: v for k, v in s.items() if k not in ("run", "runs")} for s in r["swaps"]]  # noqa: E731
     assert first.state["cuts"] == again.state["cuts"]
     assert strip(first.result) == strip(again.result)
     assert first.games_spent == again.games_spent
