@@ -4,8 +4,10 @@ A doctor run owns a sequence of ordinary simulation runs (its stages, `DoctorSta
 `services.run_create` and played by the same workers, so chunks, retries, the reconciler and
 cancel are the runs' own. The procedure (docs/doctor.md):
 
-* **Round 0** — a gauntlet run of the deck against the gauntlet ranks the cut candidates by
-  per-card impact (win rate when played minus otherwise; a card never played ranks worst).
+* **Round 0** — a gauntlet run of the deck against the gauntlet ranks the cards by per-card
+  impact (win rate when played minus otherwise; a card never played ranks worst). The cut
+  candidates are the cards never played, the worst played card and those whose impact is
+  not clearly better than its (`cut_candidates`), four at most.
   The add candidates are the source's cards that keep the deck legal with the cut made
   (format, copy limits, pool, ownership when the source is the collection).
 * **Rounds 1..L** — successive halving with looks: every live swap is a what-if run (the deck
@@ -44,7 +46,8 @@ from simulator.models import DoctorRun, DoctorStage, SimulationRun
 from simulator.stats import holm, paired_test
 
 GAME = "drifter"
-CUT_CANDIDATES = 4  # the worst cards by impact that round 1 tries to cut
+CUT_CANDIDATES = 4  # the worst cards by impact that round 1 tries to cut, at most
+CUT_BAND = 1.96  # a card within this many standard errors of the worst's impact is a candidate
 MAX_SWAPS = 16  # swaps in round 1 at most
 FINAL_SWAPS = 2  # the round with this many swaps or fewer is the last
 FIRST_SHARE = 0.2  # of the budget for round 0 (ranking the cuts)
@@ -229,7 +232,7 @@ def _finish(doctor: DoctorRun, *, failed: str = "", result: dict | None = None) 
 
 def _cut_ranking(run: SimulationRun, deck_cards: dict[str, int]) -> list[dict[str, Any]]:
     """The deck's cards, worst first: never played, then by impact (win rate when played minus
-    otherwise) in the round-0 gauntlet."""
+    otherwise) in the round-0 gauntlet, each with the impact's standard error."""
     from simulator.selectors import run_report
 
     rows = {row["code"]: row for row in run_report(run)["players"][0].get("cards", [])}
@@ -237,9 +240,39 @@ def _cut_ranking(run: SimulationRun, deck_cards: dict[str, int]) -> list[dict[st
     for code in deck_cards:
         row = rows.get(code)
         delta = row["delta"] if row is not None else None
-        ranked.append({"code": code, "impact": delta, "played": row["played"]["n"] if row else 0})
+        se = None
+        if row is not None and delta is not None:
+            se = math.sqrt(sum(_rate_variance(row[side]) for side in ("played", "not_played")))
+        played = row["played"]["n"] if row else 0
+        ranked.append({"code": code, "impact": delta, "se": se, "played": played})
     ranked.sort(key=lambda c: (c["impact"] is not None, c["impact"] or 0.0, c["code"]))
     return ranked
+
+
+def _rate_variance(r: Any) -> float:
+    """The variance of a win rate's estimate (p (1 - p) / n)."""
+    p = r["rate"] or 0.0
+    return p * (1 - p) / r["n"] if r["n"] else 0.0
+
+
+def cut_candidates(ranking: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cards worth trying to cut, at most CUT_CANDIDATES, worst first: every card never
+    played (nothing is known against it), the worst played card, and each card whose impact
+    is not clearly better than the worst's (the difference under CUT_BAND standard errors of
+    the difference). A card that stands out as the worst gets the search to itself; a deck
+    without a clear worst card has its four worst tried."""
+    never = [c for c in ranking if c["impact"] is None]
+    played = [c for c in ranking if c["impact"] is not None]
+    chosen = never[:CUT_CANDIDATES]
+    if played and len(chosen) < CUT_CANDIDATES:
+        worst = played[0]
+        for card in played:
+            spread = math.hypot(card["se"] or 0.0, worst["se"] or 0.0)
+            if card is worst or card["impact"] - worst["impact"] < CUT_BAND * spread:
+                chosen.append(card)
+            if len(chosen) == CUT_CANDIDATES:
+                break
+    return chosen
 
 
 def add_candidates(doctor: DoctorRun, cut: str, cards: dict[str, int]) -> list[str]:
@@ -319,7 +352,8 @@ def _start_halving(doctor: DoctorRun, run: SimulationRun) -> None:
     ranking = _cut_ranking(run, cards)
     rng = random.Random(_round_seed(doctor.seed, 0))
     per_cut: list[list[dict[str, str]]] = []
-    for cut in ranking[:CUT_CANDIDATES]:
+    cuts = cut_candidates(ranking)
+    for cut in cuts:
         adds = add_candidates(doctor, cut["code"], cards)
         rng.shuffle(adds)  # a sorted list, shuffled by the doctor's seed: reproducible
         per_cut.append([{"cut": cut["code"], "add": a} for a in adds])
@@ -335,7 +369,7 @@ def _start_halving(doctor: DoctorRun, run: SimulationRun) -> None:
         swaps.pop()
     looks = _looks(len(swaps)) if swaps else 0
     doctor.state = {
-        "cuts": ranking[:CUT_CANDIDATES],
+        "cuts": cuts,
         "family": swaps,  # the swaps tested, fixed before round 1 (Holm's family)
         "alive": swaps,
         "looks": looks,

@@ -25,7 +25,7 @@ def fifty_dollars() -> dict[str, int]:
     return chips
 
 
-def planted_deck(owner, name: str = "Planted"):
+def planted_cards() -> dict[str, int]:
     """Starter HSD-S1 with its three Henry Meeks (HSD-012) replaced by three copies of a
     planted dude that costs $10 and has no smarts, skill or luck at all."""
     weak = CardFactory(
@@ -38,6 +38,29 @@ def planted_deck(owner, name: str = "Planted"):
     cards = {e["code"]: e["qty"] for e in StarterDeck.objects.get(code="HSD-S1").cards}
     del cards["HSD-012"]
     cards[weak.code] = 3
+    return cards
+
+
+def planted_deck(owner, name: str = "Planted"):
+    """The starter with the planted dude (planted_cards)."""
+    return deck_create(owner=owner, name=name, cards=planted_cards(), kicker_chips=fifty_dollars())
+
+
+SOUND = (("HSD-153", "HSD-105", 1), ("HSD-040", "HSD-105", 1), ("HSD-020", "HSD-027", 3))
+
+
+def sound_planted_deck(owner, name: str = "Planted, the rest sound"):
+    """The planted deck with the starter's other dead or weak cards made sound, so that the
+    planted dude is clearly the worst card: its never-played Call Their Bluff (HSD-153) and
+    Deputy Rose Callahan (HSD-040, one copy) become two Winchester Rifles (HSD-105), its three
+    Deputy Amos Pruitts (HSD-020, $2, 1/3/2) three Commodore Perry Owens (HSD-027, $6,
+    3/7/4)."""
+    cards = planted_cards()
+    for cut, add, qty in SOUND:
+        cards[cut] -= qty
+        if not cards[cut]:
+            del cards[cut]
+        cards[add] = cards.get(add, 0) + qty
     return deck_create(owner=owner, name=name, cards=cards, kicker_chips=fifty_dollars())
 
 
@@ -153,12 +176,12 @@ def test_the_looks_share_five_percent_and_a_proven_swap_stops_the_search(user, c
     binder(user, {"HSD-012": 3})
     doctor, _ = doctor_create(
         owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, source="collection", budget=6000,
-        seed=6,
+        seed=4,
     )  # fmt: skip
     doctor = play(doctor)
     assert doctor.status == "done", doctor.error
     result = doctor.result
-    # Seed 6 proves a swap at look 1 of 2 (deterministic for this seed; 2 of seeds 0-7 do).
+    # Seed 4 proves a swap at look 1 of 2 (deterministic for this seed).
     assert result["improved"] and result["stopped_early"] is True
     assert result["looked"] == 1 < result["looks"] == doctor.state["looks"] == 2
     assert doctor.round == 1 and not doctor.stages.filter(round=2).exists()
@@ -290,40 +313,72 @@ def test_a_doctor_run_is_capped_like_simulation_runs(user, catalogue, settings):
     assert refused.value.code == "too_many_runs"
 
 
-def test_a_planted_weak_card_is_a_cut_candidate_and_cut_then_applied(user_client, user, catalogue):
-    """Three copies of Useless Uriah ($10, no smarts, skill or luck) replace the starter's
-    three Henry Meeks (HSD-012); the collection holds the Meeks and Dr. George Goodfellow
-    (HSD-013) to add.
+def test_the_cut_candidates_are_the_cards_near_the_worst():
+    """Never-played cards always; then the worst played card and those whose impact is
+    within 1.96 standard errors of the difference from it, four at most."""
+    from simulator.doctor import cut_candidates
 
-    What is certain enough to assert for any seed: round 0 (2,400 games against HSD-S2)
-    ranks Uriah among the four cut candidates. Measured impacts: Uriah −0.157 (409 games
-    played), the next worst played cards −0.125 and −0.115, each with a standard error near
-    0.03; the one never-played card takes a candidate place, so Uriah misses only if three
-    played cards all measure below it — about 0.23 × 0.16 × 0.09 ≈ 0.3% by the normal
-    approximation, about 1% allowing for the other cards; it was a candidate for seeds 0–7
-    (8 of 8). What is *not* certain: which cut wins. In this engine one copy of a 54-card deck
-    moves the win rate 2 to 4 points whichever weak card goes (cutting Uriah for a Meek +3.7,
-    the never-played card +3, Marshal Eli Stroud +2 to +4, measured on 2,000–3,000 paired
-    games), so at a 12,000-game budget Uriah's swap was the top suggestion for 4 seeds of 8
-    and a finalist for 6. Seed 0 is one where it is: the assertion on the winner holds for
-    this seed (deterministic), not for every seed.
+    def card(code, impact, se=0.02):
+        return {"code": code, "impact": impact, "se": se, "played": 0 if impact is None else 9}
+
+    clear = [card("A", -0.22), card("B", -0.09), card("C", -0.07), card("D", 0.0)]
+    assert [c["code"] for c in cut_candidates(clear)] == ["A"]
+    close = [card("A", -0.12), card("B", -0.10), card("C", -0.09), card("D", -0.08),
+             card("E", -0.07)]  # fmt: skip
+    assert [c["code"] for c in cut_candidates(close)] == ["A", "B", "C", "D"]
+    # B: 0.05 apart with a standard error of the difference of 0.028: within 1.96 of them.
+    assert [c["code"] for c in cut_candidates([card("A", -0.15), card("B", -0.10),
+                                               card("C", -0.02)])] == ["A", "B"]  # fmt: skip
+    never = [card("N", None), card("A", -0.22), card("B", -0.09)]
+    assert [c["code"] for c in cut_candidates(never)] == ["N", "A"]
+
+
+def test_a_planted_weak_card_is_cut_by_the_top_suggestion_then_applied(
+    user_client, user, catalogue
+):
+    """Three copies of Useless Uriah ($10, no smarts, skill or luck) replace the starter's
+    three Henry Meeks (HSD-012), the starter's other dead or weak cards made sound
+    (sound_planted_deck); the collection holds three Meeks to add; 12,000 games against
+    HSD-S2. The top suggestion must cut Uriah, be significant and apply as a new version.
+
+    Failure probability, normal approximation (measured on this deck, 2026-11-24):
+
+    * Round 0 (2,400 games). Impacts, means of 6 runs: Uriah -0.218, the next worst
+      Jeff Milton -0.091, Otis Crump -0.078, Bill Tilghman -0.069, Marshal Eli Stroud
+      -0.060; standard errors 0.022 and 0.020-0.021, of a difference 0.030. A card is a cut
+      candidate beside Uriah when within 1.96 x 0.030 = 0.060 of it: Milton
+      Phi((0.060 - 0.127) / 0.030) = Phi(-2.23) = 1.3%, Otis Phi(-2.67) = 0.4%, Tilghman 0.15%,
+      Stroud 0.05%. Uriah measuring above one of them: Phi(-4.2), about 1e-5.
+    * Then a rival must beat Uriah's swap. True changes for a Meek (6,000 paired games each,
+      standard error 0.004): Uriah +3.2 points, Milton +1.4, Otis +1.7, Tilghman +1.7, Stroud
+      +2.0. With two swaps each gets 2,400 paired games; the difference of two swaps' means
+      has a standard error of at most 0.42 / sqrt(2400) = 0.0086 (per-game standard
+      deviation 0.30 each, taken as independent): Milton wins with Phi(-2.1) = 1.8%, Otis and
+      Tilghman Phi(-1.74) = 4.1%, Stroud Phi(-1.4) = 8.1%. Together
+      1.3% x 1.8% + 0.4% x 4.1% + 0.15% x 4.1% + 0.05% x 8.1% = 0.05%.
+    * Uriah's swap not proven: +3.2 points over 4,800 paired games (alone) has
+      z = 0.032 / (0.31 / sqrt(4800)) = 7.2 against 1.64 (2.0 with a rival): about 1e-8.
+
+    In all: about 0.05%, under 0.1%. Checked over seeds 0-9: the top suggestion cut Uriah
+    and was significant for 10 of 10, Uriah the only cut candidate in all 10. The seed fixes
+    the outcome: for seed 0 it holds (Uriah alone a candidate, +2.5 points).
     """
     from simulator.doctor import doctor_create
 
-    deck = planted_deck(user)
-    binder(user, {"HSD-012": 3, "HSD-013": 3})
+    deck = sound_planted_deck(user)
+    binder(user, {"HSD-012": 3})
     doctor, _ = doctor_create(
         owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, source="collection", budget=12000, seed=0
     )
     doctor = play(doctor)
     assert doctor.status == "done", doctor.error
-    assert WEAK in [c["code"] for c in doctor.state["cuts"]]
+    assert [c["code"] for c in doctor.state["cuts"]] == [WEAK]
     assert doctor.games_spent <= 12000
     assert doctor.result["improved"] is True
     best = doctor.result["swaps"][0]
-    assert (best["cut"], best["significant"]) == (WEAK, True)
+    assert (best["cut"], best["add"], best["significant"]) == (WEAK, "HSD-012", True)
     assert best["low"] <= best["change"] <= best["high"] and best["p_adjusted"] < 0.05
-    # The evidence: the what-if run of the last round, the owner's to open.
+    # The evidence: the swap's last what-if run, the owner's to open.
     evidence = user_client.get(f"/api/v1/simulations/{best['run']}/results/")
     assert evidence.status_code == 200 and evidence.json()["what_if"]
     # One click away: the swap made and saved as a new version with a note.
