@@ -5,14 +5,17 @@ smarts, skill or luck); additions come from a collection of Meeks and Dr. George
 the gauntlet is starter HSD-S2, heuristic bots. `--source format` adds from the whole card
 pool instead (16 swaps: where halving has something to halve). For each seed:
 
-* doctor: round 0 ranks the cuts, successive halving spends the rest (simulator/doctor.py);
+* doctor: round 0 ranks the cuts, successive halving with a test at each look spends the
+  rest (simulator/doctor.py), unchained; `racing` the same with the other way to drop swaps;
+  with `--chain` also the chained doctor, its accepted suggestions counted over every step;
 * naive: the same round-1 swaps, every one given an equal share of the same games after round
   0, all on one seed, then the same Holm verdict.
 
 Prints games spent, accepted (significant) suggestions, games per accepted suggestion, and
 whether the top suggestion cuts the planted card. SQLite in a throwaway folder, in-process.
 
-    python benchmarks/doctor.py [--budget 12000] [--seeds 3] [--source collection|format]
+    python benchmarks/doctor.py [--budget 12000] [--seeds 8] [--source collection|format]
+                                [--elimination halving,racing] [--chain]
 """
 
 from __future__ import annotations
@@ -130,6 +133,9 @@ def main() -> None:
     parser.add_argument(
         "--elimination", default="halving,racing", help="the doctor's ways to drop swaps"
     )
+    parser.add_argument(
+        "--chain", action="store_true", help="also the chained doctor (halving), every step"
+    )
     args = parser.parse_args()
     prepare(postgres=False, name="doctor")
     from django.contrib.auth import get_user_model
@@ -148,7 +154,7 @@ def main() -> None:
             start = time.perf_counter()
             doctor, _ = d.doctor_create(
                 owner=user, deck_id=deck.pk, gauntlet=gauntlet, source=args.source,
-                budget=args.budget, seed=seed,
+                budget=args.budget, seed=seed, chain=False,
             )  # fmt: skip
             doctor = d.doctor_execute_locally(doctor=doctor)
             if doctor.status != "done" or "family" not in doctor.state:
@@ -158,6 +164,23 @@ def main() -> None:
             rows.setdefault(elimination, []).append(o)
             print(line(elimination, o, time.perf_counter() - start))
         assert doctor is not None
+        if args.chain:
+            d.ELIMINATION = "halving"
+            start = time.perf_counter()
+            chained, _ = d.doctor_create(
+                owner=user, deck_id=deck.pk, gauntlet=gauntlet, source=args.source,
+                budget=args.budget, seed=seed, chain=True,
+            )  # fmt: skip
+            chained = d.doctor_execute_locally(doctor=chained)
+            every = [
+                s for step in chained.result["steps"] for s in step["swaps"] if s["significant"]
+            ]
+            o = outcome(chained.games_spent, every)
+            # The planted card: the first step's top suggestion (a swap of the deck as it is).
+            first = [s for s in chained.result["swaps"] if s["significant"]]
+            o["planted"] = bool(first) and first[0]["cut"] == WEAK
+            rows.setdefault("chained", []).append(o)
+            print(line("chained", o, time.perf_counter() - start))
         start = time.perf_counter()
         plain = naive(doctor)
         o = outcome(plain["spent"], plain["accepted"])

@@ -57,6 +57,8 @@ MIN_BUDGET = 200
 MAX_BUDGET = 1_000_000
 ALPHA = 0.05
 METHOD = "Holm"
+MAX_STEPS = 3  # a chained search makes at most this many swaps, one a step
+CHAIN_MIN_SHARE = 0.25  # of the budget left at least, for a next step
 ELIMINATION = "halving"  # or "racing": how a look drops swaps (benchmarks/doctor.py)
 
 
@@ -100,6 +102,7 @@ def doctor_create(
     budget: int,
     bot: str = "heuristic",
     seed: int | None = None,
+    chain: bool = True,
     idempotency_key: str | None = None,
 ) -> tuple[DoctorRun, bool]:
     """Check a doctor run and start it with its round 0; (doctor, created).
@@ -137,6 +140,8 @@ def doctor_create(
         raise refuse(
             f"budget is a whole number of games from {low:,} to {MAX_BUDGET:,}.", attr="budget"
         )
+    if type(chain) is not bool:
+        raise refuse("chain is true or false.", attr="chain")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     elif type(seed) is not int or not 0 <= seed < 2**53:
@@ -155,7 +160,7 @@ def doctor_create(
         with transaction.atomic():
             doctor = DoctorRun.objects.create(
                 owner=owner, deck=deck, format=fmt, gauntlet=gauntlet, source=source, bot=bot,
-                budget=budget, seed=seed, idempotency_key=idempotency_key or None,
+                budget=budget, seed=seed, chain=chain, idempotency_key=idempotency_key or None,
             )  # fmt: skip
     except IntegrityError:
         return DoctorRun.objects.get(owner=owner, idempotency_key=idempotency_key), False
@@ -215,7 +220,7 @@ def doctor_advance(*, doctor_id: int) -> int:
         if ended:
             why = ended[0].error or f"a run was {ended[0].status}"
             _finish(doctor, failed=f"A stage of the search did not finish: {why}.")
-        elif doctor.round == 0:
+        elif doctor.round == doctor.state.get("round0", 0):
             _start_halving(doctor, runs[0])
         else:
             _next_round(doctor, stages)
@@ -346,11 +351,9 @@ def _key(swap: dict[str, str]) -> str:
 
 
 def _start_halving(doctor: DoctorRun, run: SimulationRun) -> None:
-    from decks.selectors import deck_contents
-
-    cards, _ = deck_contents(doctor.deck)
+    cards = working_cards(doctor)
     ranking = _cut_ranking(run, cards)
-    rng = random.Random(_round_seed(doctor.seed, 0))
+    rng = random.Random(_round_seed(doctor.seed, doctor.round))
     per_cut: list[list[dict[str, str]]] = []
     cuts = cut_candidates(ranking)
     for cut in cuts:
@@ -369,6 +372,7 @@ def _start_halving(doctor: DoctorRun, run: SimulationRun) -> None:
         swaps.pop()
     looks = _looks(len(swaps)) if swaps else 0
     doctor.state = {
+        **doctor.state,
         "cuts": cuts,
         "family": swaps,  # the swaps tested, fixed before round 1 (Holm's family)
         "alive": swaps,
@@ -376,9 +380,10 @@ def _start_halving(doctor: DoctorRun, run: SimulationRun) -> None:
         "levels": look_levels(looks) if looks else [],
         "totals": {},
         "history": [],
+        "p_adjusted": {},
     }
     if not swaps:
-        _finish(doctor, result=_result(doctor, _verdict(doctor, [], stopped_early=False)))
+        _end_step(doctor, _verdict(doctor, [], stopped_early=False))
         return
     _play_round(doctor, swaps)
 
@@ -386,14 +391,15 @@ def _start_halving(doctor: DoctorRun, run: SimulationRun) -> None:
 def _play_round(doctor: DoctorRun, swaps: list[dict[str, str]]) -> None:
     """Start the next round: one what-if run per live swap, all on the round's own seed."""
     doctor.round += 1
-    looks_left = doctor.state["looks"] - (doctor.round - 1)
+    looks_left = doctor.state["looks"] - (_look(doctor) - 1)
     remaining = doctor.budget - doctor.games_spent
     opponents = len(doctor.gauntlet)
     games = max(MIN_GAMES, remaining // looks_left // (len(swaps) * 2 * opponents))
     doctor.state["games"] = {**doctor.state.get("games", {}), str(doctor.round): games}
-    base = {"deck": doctor.deck_id, "bot": doctor.bot}
+    base = _player(doctor, doctor.state.get("working", {}))
     for swap in swaps:
-        changed = {**base, "remove": {swap["cut"]: 1}, "add": {swap["add"]: 1}}
+        changed = _player(doctor, _with_swap(doctor.state.get("working", {}), swap))
+        changed.pop("label", None)  # the deck's name and "(changed)", as in any what-if
         run = _stage_run(
             doctor, players=[base, changed, *doctor.gauntlet], kind=SimulationRun.Kind.WHAT_IF,
             games=games, rnd=doctor.round,
@@ -428,7 +434,7 @@ def _next_round(doctor: DoctorRun, stages: list[DoctorStage]) -> None:
             mine[k] += v
         mine["runs"].append(stage.run_id)
         mine["games"] = mine.get("games", 0) + stage.run.games_done
-    look = doctor.round
+    look = _look(doctor)
     level = state["levels"][look - 1]
     live = {_key(s) for s in state["alive"]}
     scored = []
@@ -456,8 +462,7 @@ def _next_round(doctor: DoctorRun, stages: list[DoctorStage]) -> None:
     )
     proven = any(s["p_adjusted"] < ALPHA and (s["mean"] or 0.0) > 0 for s in scored)
     if proven or look >= state["looks"]:
-        verdict = _verdict(doctor, scored, stopped_early=proven and look < state["looks"])
-        _finish(doctor, result=_result(doctor, verdict))
+        _end_step(doctor, _verdict(doctor, scored, stopped_early=proven and look < state["looks"]))
         return
     state["alive"] = [{"cut": s["cut"], "add": s["add"]} for s in _survivors(alive_scored)]
     _play_round(doctor, state["alive"])
@@ -499,7 +504,7 @@ def _verdict(
         "improved": bool(suggested),
         "stopped_early": stopped_early,
         "looks": looks,
-        "looked": doctor.round,
+        "looked": _look(doctor) if looks else 0,
         "swaps": suggested + [s for s in swaps if not s["significant"]],
     }
 
@@ -517,9 +522,96 @@ def method_words(swaps: int, looks: int) -> str:
     )
 
 
-def _result(doctor: DoctorRun, verdict: dict[str, Any]) -> dict[str, Any]:
+def _look(doctor: DoctorRun) -> int:
+    """The look (round of the current step) the doctor is at: 0 while ranking the cuts."""
+    return doctor.round - doctor.state.get("round0", 0)
+
+
+def working_change(doctor: DoctorRun) -> dict[str, int]:
+    """The chain's swaps so far as one net change of the deck: {code: +copies or -copies}."""
+    return dict(doctor.state.get("working", {}))
+
+
+def _with_swap(change: dict[str, int], swap: dict[str, str]) -> dict[str, int]:
+    out = dict(change)
+    for code, delta in ((swap["cut"], -1), (swap["add"], +1)):
+        out[code] = out.get(code, 0) + delta
+        if not out[code]:
+            del out[code]
+    return out
+
+
+def _player(doctor: DoctorRun, change: dict[str, int]) -> dict[str, Any]:
+    """The doctor's deck as a run's player, with a net change made by remove/add (no deck row
+    is written during a search, docs/simulations.md)."""
+    player: dict[str, Any] = {"deck": doctor.deck_id, "bot": doctor.bot}
+    if change:
+        player["remove"] = {c: -n for c, n in sorted(change.items()) if n < 0}
+        player["add"] = {c: n for c, n in sorted(change.items()) if n > 0}
+        steps = len(doctor.state.get("steps", []))
+        player["label"] = f"{doctor.deck.name} after {steps} swap{'s' if steps != 1 else ''}"
+    return player
+
+
+def working_cards(doctor: DoctorRun) -> dict[str, int]:
+    """The deck's cards with the chain's swaps so far made."""
+    from decks.selectors import deck_contents
+
+    cards, _ = deck_contents(doctor.deck)
+    for code, delta in working_change(doctor).items():
+        cards[code] = cards.get(code, 0) + delta
+        if cards[code] <= 0:
+            del cards[code]
+    return cards
+
+
+def _chain_room(doctor: DoctorRun) -> bool:
+    """Whether what is left of the budget makes a meaningful next step: a quarter of it at
+    least, and no less than a search may start with."""
+    remaining = doctor.budget - doctor.games_spent
+    low = max(MIN_BUDGET, 2 * MIN_GAMES * len(doctor.gauntlet) * 10)
+    return remaining >= max(low, doctor.budget * CHAIN_MIN_SHARE)
+
+
+def _end_step(doctor: DoctorRun, verdict: dict[str, Any]) -> None:
+    """A step's verdict is in: search again on the deck with its best swap made (chained, when
+    it found one and the budget allows), or finish."""
+    state = doctor.state
+    steps = state.setdefault("steps", [])
+    number = len(steps) + 1
+    steps.append(
+        {
+            "step": number,
+            **verdict,
+            "games": doctor.games_spent - state.get("step_spent", 0),
+        }
+    )
+    if doctor.chain and verdict["improved"] and number < MAX_STEPS and _chain_room(doctor):
+        state["working"] = _with_swap(working_change(doctor), verdict["swaps"][0])
+        state["step_spent"] = doctor.games_spent
+        doctor.round += 1
+        state["round0"] = doctor.round
+        for key in ("cuts", "family", "alive", "totals", "history", "p_adjusted"):
+            state.pop(key, None)
+        remaining = doctor.budget - doctor.games_spent
+        games = max(MIN_GAMES, int(remaining * FIRST_SHARE) // len(doctor.gauntlet))
+        run = _stage_run(
+            doctor, players=[_player(doctor, state["working"]), *doctor.gauntlet],
+            kind=SimulationRun.Kind.GAUNTLET, games=games, rnd=doctor.round,
+        )  # fmt: skip
+        DoctorStage.objects.create(doctor=doctor, run=run, round=doctor.round)
+        return
+    _finish(doctor, result=_result(doctor))
+
+
+def _result(doctor: DoctorRun) -> dict[str, Any]:
+    """The search's result: the first step's verdict at the top (its suggestions are swaps of
+    the deck as it is), every step in `steps`, and the games spent and left."""
+    steps = doctor.state["steps"]
+    first = {k: v for k, v in steps[0].items() if k not in ("step", "games")}
     return {
-        **verdict,
+        **first,
+        "steps": steps,
         "games_spent": doctor.games_spent,
         "budget_left": doctor.budget - doctor.games_spent,
     }
@@ -543,30 +635,50 @@ def doctor_cancel(*, doctor: DoctorRun) -> DoctorRun:
     return doctor
 
 
+def chain_swaps(doctor: DoctorRun) -> list[dict[str, Any]]:
+    """The chain: the best swap of each step that found one, in order (each a swap of the deck
+    with the swaps before it made)."""
+    steps = (doctor.result or {}).get("steps") or []
+    return [step["swaps"][0] for step in steps if step["improved"]]
+
+
 @transaction.atomic
-def doctor_apply(*, doctor: DoctorRun, index: int):
-    """Make suggestion `index` on the deck and save it as a new version with a note."""
+def doctor_apply(*, doctor: DoctorRun, index: int | None = None, steps: int | None = None):
+    """Make suggestion `index` of the first step, or the chain's first `steps` swaps, on the
+    deck and save it as a new version with a note naming every swap."""
     from decks.selectors import deck_contents
     from decks.services import deck_update, deck_version_save
 
-    swaps = [s for s in (doctor.result or {}).get("swaps", []) if s["significant"]]
-    if type(index) is not int or not 0 <= index < len(swaps):
-        raise refuse("No such suggestion of this deck doctor run.", code="not_found", attr="swap")
-    swap = swaps[index]
+    if (index is None) == (steps is None):
+        raise refuse("Give either swap (a suggestion) or steps (the chain's first swaps).")
+    if steps is not None:
+        chain = chain_swaps(doctor)
+        if type(steps) is not int or not 1 <= steps <= len(chain):
+            raise refuse(
+                "No such step of this deck doctor run's chain.", code="not_found", attr="steps"
+            )
+        chosen, attr = chain[:steps], "steps"
+    else:
+        swaps = [s for s in (doctor.result or {}).get("swaps", []) if s["significant"]]
+        if type(index) is not int or not 0 <= index < len(swaps):
+            raise refuse(
+                "No such suggestion of this deck doctor run.", code="not_found", attr="swap"
+            )
+        chosen, attr = [swaps[index]], "swap"
     cards, _ = deck_contents(doctor.deck)
-    if cards.get(swap["cut"], 0) < 1:
-        raise refuse(
-            f"The deck no longer holds {swap['cut_name']}: it changed since.",
-            code="deck_changed", attr="swap",
-        )  # fmt: skip
-    cards[swap["cut"]] -= 1
-    if not cards[swap["cut"]]:
-        del cards[swap["cut"]]
-    cards[swap["add"]] = cards.get(swap["add"], 0) + 1
+    for swap in chosen:
+        if cards.get(swap["cut"], 0) < 1:
+            raise refuse(
+                f"The deck no longer holds {swap['cut_name']}: it changed since.",
+                code="deck_changed", attr=attr,
+            )  # fmt: skip
+        cards[swap["cut"]] -= 1
+        if not cards[swap["cut"]]:
+            del cards[swap["cut"]]
+        cards[swap["add"]] = cards.get(swap["add"], 0) + 1
     deck = deck_update(deck=doctor.deck, cards=cards, keep_version=False)
-    return deck_version_save(
-        deck=deck, note=f"Deck doctor: \u22121 {swap['cut_name']}, +1 {swap['add_name']}"
-    )
+    note = "; ".join(f"\u22121 {s['cut_name']}, +1 {s['add_name']}" for s in chosen)
+    return deck_version_save(deck=deck, note=f"Deck doctor: {note}")
 
 
 def doctor_execute_locally(*, doctor: DoctorRun) -> DoctorRun:

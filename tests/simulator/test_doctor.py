@@ -135,7 +135,9 @@ def test_budget_is_respected_and_every_game_is_counted(user, catalogue):
     from simulator.models import SimulationRun
 
     deck = planted_deck(user)
-    doctor, _ = doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1500, seed=2)
+    doctor, _ = doctor_create(
+        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1500, seed=2, chain=False
+    )
     doctor = play(doctor)
     assert doctor.status == "done", doctor.error
     runs = SimulationRun.objects.filter(doctor__doctor=doctor)
@@ -176,7 +178,7 @@ def test_the_looks_share_five_percent_and_a_proven_swap_stops_the_search(user, c
     binder(user, {"HSD-012": 3})
     doctor, _ = doctor_create(
         owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, source="collection", budget=6000,
-        seed=4,
+        seed=4, chain=False,
     )  # fmt: skip
     doctor = play(doctor)
     assert doctor.status == "done", doctor.error
@@ -286,6 +288,7 @@ def test_bad_input_is_a_400_in_the_one_error_shape_and_writes_nothing(user_clien
         (doctor_body(deck, gauntlet=[{"starter": "NOPE"}]), "gauntlet.0"),
         (doctor_body(deck, gauntlet=[{"starter": "HSD-S2", "bot": "psychic"}]), "gauntlet.0.bot"),
         (doctor_body(deck, format="jousting"), None),
+        (doctor_body(deck, chain="maybe"), "chain"),
         ({"gauntlet": GAUNTLET, "budget": 1000}, "deck"),
         ({**doctor_body(deck), "deck": "twelve"}, "deck"),
     ]
@@ -393,6 +396,82 @@ def test_a_planted_weak_card_is_cut_by_the_top_suggestion_then_applied(
     assert missing.status_code == 400 and missing.json()["errors"][0]["attr"] == "swap"
 
 
+def test_a_chained_search_makes_the_best_swap_and_searches_again(user_client, user, catalogue):
+    """Step 1 proves a swap at its first look (seed 4, as in the test above) and leaves 2,400
+    games of 6,000: the search makes the swap on a working deck (the players' remove/add, no
+    deck row written) and searches again, a new round 0 on the changed deck and its rounds.
+    Apply makes the chain's first swaps as one new version named by every swap."""
+    from decks.models import Deck, DeckVersion
+    from decks.selectors import deck_contents
+    from simulator.doctor import chain_swaps, doctor_create
+    from simulator.models import SimulationRun
+
+    deck = planted_deck(user)
+    binder(user, {"HSD-012": 3})
+    decks, versions = Deck.objects.count(), DeckVersion.objects.count()
+    doctor, _ = doctor_create(
+        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, source="collection", budget=6000, seed=4
+    )
+    assert doctor.chain is True  # the default
+    doctor = play(doctor)
+    assert doctor.status == "done", doctor.error
+    assert (Deck.objects.count(), DeckVersion.objects.count()) == (decks, versions)
+    result = doctor.result
+    steps = result["steps"]
+    assert len(steps) == 2 and [s["step"] for s in steps] == [1, 2]
+    first = steps[0]
+    assert first["improved"] and first["stopped_early"] and first["games"] == 3600
+    assert result["swaps"] == first["swaps"] and result["method"] == first["method"]
+    assert sum(s["games"] for s in steps) == doctor.games_spent <= 6000
+    assert doctor.games_spent == sum(
+        r.games_done for r in SimulationRun.objects.filter(doctor__doctor=doctor)
+    )
+    best = first["swaps"][0]
+    # Step 2's round 0: a gauntlet of the deck with step 1's swap made, by remove/add.
+    round0 = doctor.stages.get(round=2).run
+    assert round0.kind == "gauntlet"
+    player = round0.plan["players"][0]
+    assert player["change"] == {"remove": {best["cut"]: 1}, "add": {best["add"]: 1}}
+    assert player["label"] == "Planted after 1 swap"
+    # Its what-if runs compare that deck with a further swap: both carry step 1's swap.
+    for stage in doctor.stages.filter(round__gt=2):
+        base, changed = (p["change"] for p in stage.run.plan["players"][:2])
+        assert base == {"remove": {best["cut"]: 1}, "add": {best["add"]: 1}}
+        swap = stage.swap
+        assert changed["add"].get(swap["add"], 0) >= 1
+    chain = chain_swaps(doctor)
+    assert chain[0] == best and len(chain) == sum(1 for s in steps if s["improved"])
+    # Bad apply bodies: a 400 in the one error shape, nothing written.
+    for body in ({"steps": 9}, {"swap": 0, "steps": 1}, {}, {"steps": "all"}):
+        refused = user_client.post(f"/api/v1/doctor/{doctor.pk}/apply/", body, format="json")
+        assert refused.status_code == 400, (body, refused.json())
+        assert all(set(e) >= {"code", "detail", "attr"} for e in refused.json()["errors"])
+    assert DeckVersion.objects.count() == versions
+    applied = user_client.post(
+        f"/api/v1/doctor/{doctor.pk}/apply/", {"steps": len(chain)}, format="json"
+    )
+    assert applied.status_code == 201, applied.json()
+    named = "; ".join(f"\u22121 {s['cut_name']}, +1 {s['add_name']}" for s in chain)
+    assert applied.json()["note"] == f"Deck doctor: {named}"
+    cards, _ = deck_contents(deck)
+    for swap in chain:
+        assert cards.get(swap["add"], 0) >= 1
+    poll = user_client.get(f"/api/v1/doctor/{doctor.pk}/").json()
+    assert poll["chain"] is True and len(poll["result"]["steps"]) == 2
+    # The page: the steps in order, each with its evidence, the rule for several steps.
+    from django.test import Client
+
+    browser = Client()
+    browser.force_login(user)
+    page = browser.get(f"/simulations/doctor/{doctor.pk}/").content.decode()
+    assert page.index("Step 1: your deck as it is") < page.index(
+        "Step 2: your deck with the better swap above made"
+    )
+    assert "Each step is its own test at 5%" in page and "went on to the next swap" in page
+    for step in steps:
+        assert f'href="/simulations/{step["swaps"][0]["run"]}/"' in page
+
+
 def test_the_pages_start_show_and_apply_a_search(client, user, other_user, catalogue):
     """The form on a deck starts a search; its page shows progress, then the verdict in
     words with Holm named, each swap linked to its evidence; another user's page is a 404."""
@@ -414,6 +493,8 @@ def test_the_pages_start_show_and_apply_a_search(client, user, other_user, catal
          "source": "format", "budget": "2000", "bot": "heuristic"},
     )  # fmt: skip
     doctor = DoctorRun.objects.get()
+    assert doctor.chain is False  # the box left unticked
+    assert 'name="chain" id="id_chain" checked' in form.content.decode()  # ticked at first
     assert started.status_code == 302 and started["Location"] == f"/simulations/doctor/{doctor.pk}/"
     page = client.get(started["Location"]).content.decode()
     assert "finding the weakest cards" in page and 'hx-trigger="every 1s"' in page
