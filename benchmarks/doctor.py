@@ -5,14 +5,17 @@ smarts, skill or luck); additions come from a collection of Meeks and Dr. George
 the gauntlet is starter HSD-S2, heuristic bots. `--source format` adds from the whole card
 pool instead (16 swaps: where halving has something to halve). For each seed:
 
-* doctor: round 0 ranks the cuts, successive halving spends the rest (simulator/doctor.py);
+* doctor: round 0 ranks the cuts, successive halving with a test at each look spends the
+  rest (simulator/doctor.py), unchained; `racing` the same with the other way to drop swaps;
+  with `--chain` also the chained doctor, its accepted suggestions counted over every step;
 * naive: the same round-1 swaps, every one given an equal share of the same games after round
   0, all on one seed, then the same Holm verdict.
 
 Prints games spent, accepted (significant) suggestions, games per accepted suggestion, and
 whether the top suggestion cuts the planted card. SQLite in a throwaway folder, in-process.
 
-    python benchmarks/doctor.py [--budget 12000] [--seeds 3] [--source collection|format]
+    python benchmarks/doctor.py [--budget 12000] [--seeds 8] [--source collection|format]
+                                [--elimination halving,racing] [--chain]
 """
 
 from __future__ import annotations
@@ -64,12 +67,14 @@ def planted(user):
 
 
 def naive(doctor) -> dict:
-    """Every round-1 swap with the same games, one round, the same verdict."""
+    """Every swap of the doctor's family with the same games after round 0, one round on one
+    seed, one Holm verdict at 5% (the same one-sided paired test): no looks, no stopping."""
     from simulator import doctor as d
     from simulator.models import SimulationRun
     from simulator.services import run_create, run_execute_locally
+    from simulator.stats import holm, paired_test
 
-    swaps = doctor.state["history"][0]
+    swaps = doctor.state["family"]
     opponents = len(doctor.gauntlet)
     round0 = SimulationRun.objects.get(doctor__doctor=doctor, doctor__round=0).games_done
     games = (doctor.budget - round0) // (len(swaps) * 2 * opponents)
@@ -84,56 +89,110 @@ def naive(doctor) -> dict:
         )  # fmt: skip
         run = run_execute_locally(run=run)
         spent += run.games_done
-        scored.append(
-            {"cut": swap["cut"], "add": swap["add"], "run": run.pk, "games": run.games_done,
-             **d._pooled(run)}
-        )  # fmt: skip
-    scored.sort(key=lambda s: (-(s["mean"] or 0.0), s["cut"], s["add"]))
-    return {"spent": spent, "result": d._verdict(doctor, scored)}
+        test = paired_test(*d._pair_totals(run).values())
+        scored.append({**swap, **test, "p": d.one_sided_p(test)})
+    adjusted = holm([s["p"] for s in scored])
+    accepted = [
+        s for s, p in zip(scored, adjusted, strict=True) if p < d.ALPHA and (s["mean"] or 0) > 0
+    ]
+    accepted.sort(key=lambda s: -(s["mean"] or 0.0))
+    return {"spent": spent, "accepted": accepted}
 
 
-def line(label: str, spent: int, result: dict, seconds: float) -> str:
-    accepted = [s for s in result["swaps"] if s["significant"]]
-    per = f"{spent / len(accepted):8,.0f}" if accepted else "       -"
-    top = result["swaps"][0] if result["swaps"] else None
-    found = "yes" if top and top["cut"] == WEAK and top["significant"] else "no"
-    among = "yes" if any(s["cut"] == WEAK for s in accepted) else "no"
+def outcome(spent: int, accepted: list[dict]) -> dict:
+    return {
+        "spent": spent,
+        "accepted": len(accepted),
+        "planted": bool(accepted) and accepted[0]["cut"] == WEAK,
+    }
+
+
+def line(label: str, o: dict, seconds: float) -> str:
+    per = f"{o['spent'] / o['accepted']:8,.0f}" if o["accepted"] else "       -"
     return (
-        f"  {label:<6} {spent:7,} games, {len(accepted)} accepted, {per} games per accepted; "
-        f"top cuts the planted card: {found:<3} (among accepted: {among}); {seconds:5.1f} s"
+        f"  {label:<8} {o['spent']:7,} games, {o['accepted']} accepted, {per} games per "
+        f"accepted; top cuts the planted card: {'yes' if o['planted'] else 'no'}; {seconds:5.1f} s"
+    )
+
+
+def summary(label: str, rows: list[dict]) -> str:
+    spent = sum(o["spent"] for o in rows)
+    accepted = sum(o["accepted"] for o in rows)
+    per = f"{spent / accepted:,.0f}" if accepted else "-"
+    return (
+        f"| {label} | {spent / len(rows):,.0f} | {', '.join(str(o['accepted']) for o in rows)} "
+        f"| {per} | {sum(o['planted'] for o in rows)} of {len(rows)} |"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--budget", type=int, default=12_000)
-    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--seeds", type=int, default=8)
     parser.add_argument("--source", choices=["collection", "format"], default="collection")
+    parser.add_argument(
+        "--elimination", default="halving,racing", help="the doctor's ways to drop swaps"
+    )
+    parser.add_argument(
+        "--chain", action="store_true", help="also the chained doctor (halving), every step"
+    )
     args = parser.parse_args()
     prepare(postgres=False, name="doctor")
     from django.contrib.auth import get_user_model
 
-    from simulator.doctor import doctor_create, doctor_execute_locally
+    from simulator import doctor as d
 
     user = get_user_model().objects.create_user("bench-doctor", password="x" * 20)
     deck = planted(user)
     gauntlet = [{"starter": "HSD-S2", "bot": "heuristic"}]
+    rows: dict[str, list[dict]] = {}
     for seed in range(args.seeds):
+        print(f"seed {seed}: adds from the {args.source}, budget {args.budget:,}")
+        doctor = None
+        for elimination in args.elimination.split(","):
+            d.ELIMINATION = elimination
+            start = time.perf_counter()
+            doctor, _ = d.doctor_create(
+                owner=user, deck_id=deck.pk, gauntlet=gauntlet, source=args.source,
+                budget=args.budget, seed=seed, chain=False,
+            )  # fmt: skip
+            doctor = d.doctor_execute_locally(doctor=doctor)
+            if doctor.status != "done" or "family" not in doctor.state:
+                sys.exit(f"seed {seed}: the doctor {doctor.status}: {doctor.error or doctor.state}")
+            accepted = [s for s in doctor.result["swaps"] if s["significant"]]
+            o = outcome(doctor.games_spent, accepted)
+            rows.setdefault(elimination, []).append(o)
+            print(line(elimination, o, time.perf_counter() - start))
+        assert doctor is not None
+        if args.chain:
+            d.ELIMINATION = "halving"
+            start = time.perf_counter()
+            chained, _ = d.doctor_create(
+                owner=user, deck_id=deck.pk, gauntlet=gauntlet, source=args.source,
+                budget=args.budget, seed=seed, chain=True,
+            )  # fmt: skip
+            chained = d.doctor_execute_locally(doctor=chained)
+            every = [
+                s for step in chained.result["steps"] for s in step["swaps"] if s["significant"]
+            ]
+            o = outcome(chained.games_spent, every)
+            # The planted card: the first step's top suggestion (a swap of the deck as it is).
+            first = [s for s in chained.result["swaps"] if s["significant"]]
+            o["planted"] = bool(first) and first[0]["cut"] == WEAK
+            rows.setdefault("chained", []).append(o)
+            print(line("chained", o, time.perf_counter() - start))
         start = time.perf_counter()
-        doctor, _ = doctor_create(
-            owner=user, deck_id=deck.pk, gauntlet=gauntlet, source=args.source,
-            budget=args.budget, seed=seed,
-        )  # fmt: skip
-        doctor = doctor_execute_locally(doctor=doctor)
-        if doctor.status != "done" or "history" not in doctor.state:
-            sys.exit(f"seed {seed}: the doctor {doctor.status}: {doctor.error or doctor.state}")
-        middle = time.perf_counter()
         plain = naive(doctor)
-        end = time.perf_counter()
-        swaps = len(doctor.state["history"][0])
-        print(f"seed {seed}: {swaps} swaps from the {args.source}, budget {args.budget:,}")
-        print(line("doctor", doctor.games_spent, doctor.result, middle - start))
-        print(line("naive", plain["spent"], plain["result"], end - middle))
+        o = outcome(plain["spent"], plain["accepted"])
+        rows.setdefault("naive", []).append(o)
+        print(line("naive", o, time.perf_counter() - start))
+    print(
+        "\n| search | games spent (mean) | accepted, per seed | games per accepted "
+        "| top suggestion cuts the planted card |"
+    )
+    print("|---|---|---|---|---|")
+    for label, outcomes in rows.items():
+        print(summary(label, outcomes))
 
 
 if __name__ == "__main__":

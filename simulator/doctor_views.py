@@ -76,7 +76,7 @@ def doctor_new(request, deck_id: int):
             doctor, _ = doctors.doctor_create(
                 owner=request.user, deck_id=deck.pk, format=post.get("format", ""),
                 gauntlet=_gauntlet_from_post(post), source=post.get("source", ""),
-                budget=budget, bot=post.get("bot") or "heuristic",
+                budget=budget, bot=post.get("bot") or "heuristic", chain=post.get("chain") == "on",
                 idempotency_key=post.get("idempotency_key") or None,
             )  # fmt: skip
             return redirect("simulator:doctor", pk=doctor.pk)
@@ -104,22 +104,43 @@ def doctor_new(request, deck_id: int):
         ],
         "bots": [(b, bot_label(b)[0]) for b in bots],
         "problems": problems,
+        "chain": post is None or post.get("chain") == "on",
+        "max_steps": doctors.MAX_STEPS,
         "earlier": DoctorRun.objects.filter(owner=request.user, deck=deck)[:10],
     }
     return render(request, "simulator/doctor/new.html", context, status=400 if problems else 200)
 
 
-def _suggestions(doctor: DoctorRun) -> list[dict]:
-    swaps = (doctor.result or {}).get("swaps", [])
+def _swap_rows(doctor: DoctorRun, swaps: list[dict], *, first: bool) -> list[dict]:
+    """A step's swaps for the page, each with a replay that shows the difference; the first
+    step's suggestions each with the index `apply` takes."""
     out = []
     suggested = 0
     for swap in swaps:
-        run = doctor.stages.filter(run_id=swap["run"]).select_related("run").first()
-        sample = selectors.doctor_replay_sample(run.run) if run else None
-        out.append(
-            {**swap, "apply_index": suggested if swap["significant"] else None, "sample": sample}
-        )
+        stage = doctor.stages.filter(run_id=swap["run"]).select_related("run").first()
+        sample = selectors.doctor_replay_sample(stage.run) if stage else None
+        index = suggested if first and swap["significant"] else None
+        out.append({**swap, "apply_index": index, "sample": sample})
         suggested += 1 if swap["significant"] else 0
+    return out
+
+
+def _steps(doctor: DoctorRun) -> list[dict]:
+    """The search's steps in order, each with its swaps; a step after the first that found a
+    better swap can be applied with the steps before it (the chain's prefix)."""
+    result = doctor.result or {}
+    steps = result.get("steps") or [{"step": 1, **result}]
+    out = []
+    for step in steps:
+        number = step.get("step", 1)
+        out.append(
+            {
+                **step,
+                "number": number,
+                "rows": _swap_rows(doctor, step.get("swaps", []), first=number == 1),
+                "best": step["swaps"][0] if step.get("improved") else None,
+            }
+        )
     return out
 
 
@@ -135,8 +156,11 @@ def _detail_context(doctor: DoctorRun) -> dict:
     return {
         "doctor": doctor,
         "format_label": names.get(doctor.format, doctor.format),
-        "suggestions": _suggestions(doctor) if doctor.status == DoctorRun.Status.DONE else [],
+        "steps": _steps(doctor) if doctor.status == DoctorRun.Status.DONE and doctor.result else [],
+        "chain": doctors.chain_swaps(doctor) if doctor.status == DoctorRun.Status.DONE else [],
         "percent": round(100 * doctor.progress),
+        "step": len(doctor.state.get("steps", [])) + 1,
+        "look": doctor.round - doctor.state.get("round0", 0),
     }
 
 
@@ -158,10 +182,14 @@ def doctor_cancel(request, pk: int):
 @login_required
 @require_POST
 def doctor_apply(request, pk: int):
-    """Make a suggestion on the deck: a new version with the note "Deck doctor: −1 X, +1 Y"."""
+    """Make a suggestion, or the chain's first swaps, on the deck: a new version with the note
+    "Deck doctor: −1 X, +1 Y" naming every swap."""
     doctor = selectors.doctor_get(owner=request.user, pk=pk)
     try:
-        version = doctors.doctor_apply(doctor=doctor, index=int(request.POST.get("swap", "-1")))
+        if "steps" in request.POST:
+            version = doctors.doctor_apply(doctor=doctor, steps=int(request.POST["steps"]))
+        else:
+            version = doctors.doctor_apply(doctor=doctor, index=int(request.POST.get("swap", "-1")))
     except (DomainError, ValueError) as exc:
         messages.error(request, getattr(exc, "detail", "No such suggestion."))
         return redirect("simulator:doctor", pk=doctor.pk)

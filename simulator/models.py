@@ -257,6 +257,10 @@ class DoctorRun(models.Model):
     source = models.CharField(max_length=10, choices=Source.choices)
     bot = models.CharField(max_length=40)
     budget = models.PositiveIntegerField(help_text="Games the whole search may play.")
+    chain = models.BooleanField(
+        default=True,
+        help_text="After a proven swap, make it and search again with what is left of the budget.",
+    )
     seed = models.BigIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     round = models.PositiveSmallIntegerField(default=0, help_text="0: ranking the cuts.")

@@ -45,6 +45,11 @@ class DoctorCreateSerializer(StrictJSON, serializers.Serializer):
     )  # fmt: skip
     bot = serializers.CharField(max_length=40, default="heuristic", help_text="Your deck's bot.")
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**53 - 1)
+    chain = serializers.BooleanField(
+        default=True,
+        help_text="After a proven swap, make it and search again with what is left of the "
+        "budget (up to 3 swaps in all).",
+    )
 
 
 class SwapSerializer(serializers.Serializer):
@@ -57,17 +62,52 @@ class SwapSerializer(serializers.Serializer):
     )
     low = serializers.FloatField(allow_null=True, help_text="95% interval of the change.")
     high = serializers.FloatField(allow_null=True)
-    p = serializers.FloatField(allow_null=True, help_text="Two-sided p-value (paired test).")
-    p_adjusted = serializers.FloatField(help_text="Holm-adjusted over the last round's swaps.")
+    p = serializers.FloatField(
+        help_text="One-sided p-value of no gain (paired test of all the swap's games)."
+    )
+    p_adjusted = serializers.FloatField(
+        help_text="Holm over the swaps tried, the 5% shared among the looks: better when < 0.05."
+    )
     significant = serializers.BooleanField()
-    games = serializers.IntegerField(help_text="Games of the last round's what-if run.")
-    run = serializers.IntegerField(help_text="The what-if run: its results are the evidence.")
+    games = serializers.IntegerField(help_text="All the swap's games, every round it played.")
+    looks = serializers.IntegerField(help_text="The rounds the swap played.")
+    runs = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Its what-if runs, one a round."
+    )
+    run = serializers.IntegerField(help_text="Its last what-if run: the evidence.")
+
+
+class StepSerializer(serializers.Serializer):
+    """One step of a chained search: the swaps tried on the deck with the steps before made."""
+
+    step = serializers.IntegerField(help_text="1 for the deck as it is.")
+    method = serializers.CharField(help_text="The step's test and its error control, in words.")
+    improved = serializers.BooleanField(help_text="False: no significant improvement.")
+    stopped_early = serializers.BooleanField()
+    looks = serializers.IntegerField()
+    looked = serializers.IntegerField()
+    games = serializers.IntegerField(help_text="Games the step played, its round 0 included.")
+    swaps = SwapSerializer(many=True, help_text="Significant suggestions first, best first.")
 
 
 class DoctorResultSerializer(serializers.Serializer):
-    method = serializers.CharField()
+    """The first step's verdict (swaps of the deck as it is) and, chained, every step."""
+
+    method = serializers.CharField(help_text="The test and its error control, in words.")
     improved = serializers.BooleanField(help_text="False: no significant improvement.")
+    stopped_early = serializers.BooleanField(
+        help_text="A swap was proven before the last look: the rest of the budget was not spent."
+    )
+    looks = serializers.IntegerField(help_text="The looks planned before round 1.")
+    looked = serializers.IntegerField(help_text="The looks taken.")
+    games_spent = serializers.IntegerField()
+    budget_left = serializers.IntegerField(help_text="Games of the budget not spent.")
     swaps = SwapSerializer(many=True, help_text="Significant suggestions first, best first.")
+    steps = StepSerializer(
+        many=True,
+        help_text="Every step in order; a step after the first searches the deck with the best "
+        "swap of each step before it made.",
+    )
 
 
 class DoctorSerializer(serializers.ModelSerializer):
@@ -81,7 +121,7 @@ class DoctorSerializer(serializers.ModelSerializer):
     class Meta:
         model = DoctorRun
         fields = [
-            "id", "url", "deck", "format", "gauntlet", "source", "bot", "budget", "seed",
+            "id", "url", "deck", "format", "gauntlet", "source", "bot", "budget", "chain", "seed",
             "status", "round", "games_spent", "progress", "result", "stage_runs", "error",
             "created_at", "finished_at",
         ]  # fmt: skip
@@ -102,7 +142,14 @@ class DoctorSerializer(serializers.ModelSerializer):
 
 
 class ApplySerializer(StrictJSON, serializers.Serializer):
-    swap = serializers.IntegerField(min_value=0, help_text="Index of a significant suggestion.")
+    """Either `swap` or `steps`."""
+
+    swap = serializers.IntegerField(
+        required=False, min_value=0, help_text="Index of a significant suggestion of step 1."
+    )
+    steps = serializers.IntegerField(
+        required=False, min_value=1, help_text="Make the chain's first swaps, this many."
+    )
 
 
 class DoctorViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -145,6 +192,7 @@ class DoctorViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             budget=v["budget"],
             bot=v["bot"],
             seed=v.get("seed"),
+            chain=v["chain"],
             idempotency_key=request.headers.get("Idempotency-Key") or None,
         )
         body = DoctorSerializer(doctor, context={"request": request}).data
@@ -163,11 +211,15 @@ class DoctorViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     )
     @action(detail=True, methods=["post"])
     def apply(self, request, pk=None):
-        """Make a significant suggestion on the deck, saved as a new version with a note."""
+        """Make a significant suggestion (`swap`) or the chain's first swaps (`steps`) on the
+        deck, saved as a new version with a note naming every swap."""
         doctor = self.get_object()
         data = ApplySerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        version = doctors.doctor_apply(doctor=doctor, index=data.validated_data["swap"])
+        version = doctors.doctor_apply(
+            doctor=doctor, index=data.validated_data.get("swap"),
+            steps=data.validated_data.get("steps"),
+        )  # fmt: skip
         return Response(
             {"deck": doctor.deck_id, "version": version.number, "note": version.note},
             status=status.HTTP_201_CREATED,

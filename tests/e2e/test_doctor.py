@@ -73,3 +73,46 @@ def test_a_finished_search_shows_its_verdict_and_evidence(signed_up_page, width)
     page.click("#doctor-swaps li >> text=The evidence")
     page.wait_for_url(f"**/simulations/{doctor.result['swaps'][0]['run']}/")
     assert errors == []
+
+
+@pytest.mark.parametrize("width", (1280, 390))
+def test_a_chained_search_shows_its_steps_in_order_and_applies_the_chain(signed_up_page, width):
+    """Adds from the format's whole pool, 12,000 games, seed 0: step 1 proves a swap early,
+    step 2 (the deck with it made) proves another (deterministic for this seed). The page
+    lists the chain ("then cut ..."), each step with its swaps and evidence, and the chain
+    applies as one new version of the deck named by both swaps."""
+    from simulator.doctor import chain_swaps, doctor_create, doctor_execute_locally
+
+    page = signed_up_page
+    page.set_viewport_size({"width": width, "height": 900})
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    deck = _planted_for("cowpoke")
+    doctor, _ = doctor_create(
+        owner=deck.owner, deck_id=deck.pk, gauntlet=[{"starter": "HSD-S2"}], source="format",
+        budget=12000, seed=0,
+    )  # fmt: skip
+    doctor = doctor_execute_locally(doctor=doctor)
+    steps = doctor.result["steps"]
+    chain = chain_swaps(doctor)
+    assert len(steps) == len(chain) == 2
+    page.goto(f"/simulations/doctor/{doctor.pk}/")
+    for step in steps:
+        section = page.locator(f"#doctor-step-{step['step']}")
+        expect(section.locator("h2")).to_contain_text(f"Step {step['step']}")
+        expect(section.locator(".doctor-swaps li")).to_have_count(len(step["swaps"]))
+        expect(section.locator(".doctor-swaps li").first).to_contain_text("The evidence")
+    expect(page.locator("#doctor-progress")).to_contain_text("Each step is its own test at 5%")
+    expect(page.locator("#doctor-chain li")).to_have_count(2)
+    expect(page.locator("#doctor-chain li").nth(1)).to_contain_text(
+        f"then cut {chain[1]['cut_name']} for {chain[1]['add_name']}"
+    )
+    assert_fits(page)
+    assert_accessible(page)
+    page.screenshot(path=str(SHOTS / f"e2e-chain-{width}.png"), full_page=True)
+    page.click("#doctor-step-2 .doctor-apply-chain")
+    page.wait_for_url(f"**/decks/{deck.pk}/")
+    named = "; ".join(f"\u22121 {s['cut_name']}, +1 {s['add_name']}" for s in chain)
+    expect(page.locator("body")).to_contain_text(f"Deck doctor: {named}")
+    assert errors == []
