@@ -24,6 +24,11 @@ cancel are the runs' own. The procedure (docs/doctor.md):
   spent); otherwise the better half by mean change so far goes on, and the games per swap
   double as the field halves, until look L.
 
+* **Chained** (`DoctorRun.chain`, on by default) — when a step proves a swap and a quarter of
+  the budget or more is left, its best swap is made on a working deck (the run players'
+  remove/add: no deck row is written) and the search starts again there, a new round 0 and
+  rounds, up to MAX_STEPS swaps; each step is its own family at ALPHA, on games of its own.
+
 The doctor advances when a stage run ends: promptly by a hook where a run finishes
 (`services._run_ended`, after the commit) and surely by the workers' reconciler tick
 (`doctors_due`, asked by `services.runs_reconcile_due`), which catches a hook lost with a
