@@ -518,7 +518,8 @@ def method_words(swaps: int, looks: int) -> str:
     """`result.method`: the test and its error control, in words."""
     if not swaps:
         return f"{METHOD}: no swap to test"
-    spent = " + ".join(f"{level:.0%}" for level in look_levels(looks)) if looks > 1 else ""
+    # In points of the 5% itself (0.33% + 0.67% + ...), not as shares of it: a reader adds them up.
+    spent = " + ".join(f"{ALPHA * level:.2%}" for level in look_levels(looks)) if looks > 1 else ""
     return (
         f"{METHOD} over the {swaps} swaps at each of {looks} look{'s' if looks != 1 else ''} "
         f"(one-sided paired test of all of a swap's games so far; the 5% shared among the "

@@ -504,6 +504,11 @@ def test_the_pages_start_show_and_apply_a_search(client, user, other_user, catal
     assert ("No significant improvement" in page) != doctor.result["improved"]
     assert f'href="/simulations/{doctor.result["swaps"][0]["run"]}/"' in page
     assert not re.search(r"deck:\d|chunk", page)
+    # A swap dropped before the last look says so; no row reads "corrected: 100%".
+    swaps = doctor.result["swaps"]
+    dropped = [s for s in swaps if s["looks"] < doctor.result["looked"]]
+    assert dropped and "corrected: 100%" not in page
+    assert page.count("dropped after round") == len(dropped)
     client.force_login(other_user)
     assert client.get(f"/simulations/doctor/{doctor.pk}/").status_code == 404
     assert client.get(f"/simulations/doctor/deck/{deck.pk}/").status_code == 404
