@@ -78,6 +78,8 @@ def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
             for v in service.play_variants
         ],
         "quick_start": bool(data.get("quick_start")),
+        "chooses_first_player": spec.chooses_first_player,
+        "first_player": data.get("first_player", ""),
         "unfinished": selectors.table_game_list(owner=user).filter(status=TableGame.Status.PLAYING)[
             :20
         ],
@@ -112,6 +114,21 @@ def _seats_from_post(post, service: GameService) -> list[dict[str, Any]]:
     return seats
 
 
+def _rules_from_post(post, service: GameService) -> dict[str, Any]:
+    """Who goes first, where the game's rules let a player choose (else drawn or by its rule)."""
+    chosen = post.get("first_player", "").strip()
+    if not chosen or not service.spec.chooses_first_player:
+        return {}
+    # The form's rows are numbered as shown; an empty row takes no seat (_seats_from_post).
+    rows = range(1, min(service.spec.max_players, 8))
+    seated = [0, *(i for i in rows if post.get(f"bot_{i}", "").strip())]
+    if not chosen.isdigit() or int(chosen) not in seated:
+        raise table.TableRefused(
+            "Who goes first is one of the seats at the table.", attr="rules.first_player"
+        )
+    return {"first_player": seated.index(int(chosen))}
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def play_setup(request):
@@ -130,6 +147,7 @@ def play_setup(request):
                 owner=request.user,
                 game=service.name,
                 seats=_seats_from_post(post, service),
+                rules=_rules_from_post(post, service),
                 variants=post.getlist("variants"),
                 quick_start=bool(post.get("quick_start")),
             )

@@ -183,3 +183,27 @@ def test_another_users_game_is_a_404_on_every_page(web, catalogue, other_user):
     for url in ("act/", "again/", "simulate/"):
         assert other.post(f"/play/{row.pk}/{url}", {"move": 0, "action": "{}"}).status_code == 404
     assert TableGame.objects.count() == 1 and SimulationRun.objects.count() == 0
+
+
+def test_who_goes_first_is_chosen_by_the_seat_shown_where_the_rules_allow_it(web, catalogue):
+    html = web.get("/play/").content.decode()
+    assert 'name="first_player"' in html and "Drawn at random" in html
+    # Rows 1 and 3 seated, row 2 left empty: "Seat 4" (row 3) is the table's third seat.
+    row = sit_down(web, bot_3="random", deck_3="starter:HSD-S1", first_player="3")
+    assert [s["bot"] for s in row.seats] == [None, "heuristic", "random"]
+    assert row.rules["first_player"] == 2
+    row = sit_down(web, first_player="")
+    assert row.rules.get("first_player") is None  # drawn: a recorded chance outcome
+    # Games that settle it by their own rule do not offer it.
+    assert 'name="first_player"' not in web.get("/play/?game=gunfighter").content.decode()
+
+
+@pytest.mark.parametrize("chosen", ["2", "x", "9"])
+def test_a_first_player_not_at_the_table_is_a_400_and_starts_nothing(web, catalogue, chosen):
+    response = web.post(
+        "/play/", {"game": "drifter", "deck_0": "starter:HSD-S1", "bot_1": "heuristic",
+                   "deck_1": "starter:HSD-S2", "first_player": chosen},
+    )  # fmt: skip
+    assert response.status_code == 400
+    assert "Who goes first is one of the seats at the table." in response.content.decode()
+    assert TableGame.objects.count() == 0

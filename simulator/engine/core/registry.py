@@ -29,6 +29,8 @@ class GameSpec:
     needs_decks: bool = False
     narrate: Callable[[dict], list[str]] | None = None
     summary: str = ""
+    # The rules take a `first_player` seat (else the game decides who starts by its own rule).
+    chooses_first_player: bool = False
 
 
 # What people are told of each bot a game may register, by its name (name, what it does).

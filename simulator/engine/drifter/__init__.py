@@ -122,6 +122,7 @@ register(
         min_players=2,
         max_players=8,
         needs_decks=True,
+        chooses_first_player=True,
         summary=(
             "The Western card game of this site: two to eight players build decks of dudes, "
             "gear and fortunes, bet their stakes and fight shootouts for the pot."
