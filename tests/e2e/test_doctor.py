@@ -1,18 +1,14 @@
 """In a real Chromium: the deck doctor's form on a deck, a search started from it and
 cancelled, and a finished search's suggestions, at 1280 and 390 px (no page wider than the
-screen, no console error, no blocking axe violation). Screenshots: /tmp/shots-doctor/."""
+screen, no console error, no blocking axe violation). Screenshots: /tmp/shots-doctor/
+(DRIFTER_SHOTS overrides)."""
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.checks import assert_accessible, assert_fits
-
-SHOTS = Path(os.environ.get("DRIFTER_SHOTS", "/tmp/shots-doctor"))
+from tests.e2e.checks import WIDTHS, PageChecks
 
 
 def _planted_for(username: str):
@@ -23,41 +19,32 @@ def _planted_for(username: str):
     return planted_deck(get_user_model().objects.get(username=username))
 
 
-@pytest.mark.parametrize("width", (1280, 390))
+@pytest.mark.parametrize("width", WIDTHS)
 def test_the_doctor_form_starts_a_search_that_can_be_cancelled(signed_up_page, width):
     page = signed_up_page
-    page.set_viewport_size({"width": width, "height": 900})
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    checks = PageChecks(page, width=width, label="doctor")
     deck = _planted_for("cowpoke")
     page.goto(f"/decks/{deck.pk}/")
     page.click("#doctor")
     page.wait_for_url(f"**/simulations/doctor/deck/{deck.pk}/")
     expect(page.locator("#id_opponent_0")).to_have_value("starter:HSD-S2")
-    assert_fits(page)
-    assert_accessible(page)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"e2e-form-{width}.png"), full_page=True)
+    checks.page_ok("e2e-form")
     page.select_option("#id_budget", "2000")
     page.click("#start-doctor")
     page.wait_for_url("**/simulations/doctor/*/")
     expect(page.locator("#doctor-status")).to_have_text("Queued")
-    assert_fits(page)
-    assert_accessible(page)
+    checks.page_ok("e2e-queued")
     page.click("#cancel-doctor")
     expect(page.locator("#doctor-status")).to_have_text("Cancelled")
-    assert errors == []
+    assert checks.errors == []
 
 
-@pytest.mark.parametrize("width", (1280, 390))
+@pytest.mark.parametrize("width", WIDTHS)
 def test_a_finished_search_shows_its_verdict_and_evidence(signed_up_page, width):
     from simulator.doctor import doctor_create, doctor_execute_locally
 
     page = signed_up_page
-    page.set_viewport_size({"width": width, "height": 900})
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    checks = PageChecks(page, width=width, label="doctor")
     deck = _planted_for("cowpoke")
     doctor, _ = doctor_create(
         owner=deck.owner, deck_id=deck.pk, gauntlet=[{"starter": "HSD-S2"}], budget=2000, seed=1
@@ -67,15 +54,13 @@ def test_a_finished_search_shows_its_verdict_and_evidence(signed_up_page, width)
     expect(page.locator("#doctor-verdict")).to_be_visible()
     expect(page.locator("#doctor-swaps li")).to_have_count(len(doctor.result["swaps"]))
     expect(page.locator("#doctor-progress")).to_contain_text("Holm")
-    assert_fits(page)
-    assert_accessible(page)
-    page.screenshot(path=str(SHOTS / f"e2e-result-{width}.png"), full_page=True)
+    checks.page_ok("e2e-result")
     page.click("#doctor-swaps li >> text=The evidence")
     page.wait_for_url(f"**/simulations/{doctor.result['swaps'][0]['run']}/")
-    assert errors == []
+    assert checks.errors == []
 
 
-@pytest.mark.parametrize("width", (1280, 390))
+@pytest.mark.parametrize("width", WIDTHS)
 def test_a_chained_search_shows_its_steps_in_order_and_applies_the_chain(signed_up_page, width):
     """Adds from the format's whole pool, 12,000 games, seed 0: step 1 proves a swap early,
     step 2 (the deck with it made) proves another (deterministic for this seed). The page
@@ -84,10 +69,7 @@ def test_a_chained_search_shows_its_steps_in_order_and_applies_the_chain(signed_
     from simulator.doctor import chain_swaps, doctor_create, doctor_execute_locally
 
     page = signed_up_page
-    page.set_viewport_size({"width": width, "height": 900})
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    checks = PageChecks(page, width=width, label="doctor")
     deck = _planted_for("cowpoke")
     doctor, _ = doctor_create(
         owner=deck.owner, deck_id=deck.pk, gauntlet=[{"starter": "HSD-S2"}], source="format",
@@ -108,11 +90,9 @@ def test_a_chained_search_shows_its_steps_in_order_and_applies_the_chain(signed_
     expect(page.locator("#doctor-chain li").nth(1)).to_contain_text(
         f"then cut {chain[1]['cut_name']} for {chain[1]['add_name']}"
     )
-    assert_fits(page)
-    assert_accessible(page)
-    page.screenshot(path=str(SHOTS / f"e2e-chain-{width}.png"), full_page=True)
+    checks.page_ok("e2e-chain")
     page.click("#doctor-step-2 .doctor-apply-chain")
     page.wait_for_url(f"**/decks/{deck.pk}/")
     named = "; ".join(f"\u22121 {s['cut_name']}, +1 {s['add_name']}" for s in chain)
     expect(page.locator("body")).to_contain_text(f"Deck doctor: {named}")
-    assert errors == []
+    assert checks.errors == []
