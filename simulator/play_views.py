@@ -151,7 +151,7 @@ def play_setup(request):
                 variants=post.getlist("variants"),
                 quick_start=bool(post.get("quick_start")),
             )
-            return redirect("play:game", pk=seen.game.pk)
+            return _sat_down(request, seen)
         except DomainError as exc:
             errors = exc.problems
     context = _setup_context(
@@ -218,9 +218,27 @@ def _context(seen: table.Seen, error: str | None = None) -> dict[str, Any]:
 
 @login_required
 def play_game(request, pk: int):
-    """The table: your seat's view, your legal actions, the narration."""
+    """The table: your seat's view, your legal actions, the narration; on the first look after
+    sitting down, the bots' opening moves one by one, as after any decision."""
     seen = table.table_game_seen(owner=request.user, pk=pk)
+    opening = request.session.pop(_OPENING.format(pk=pk), None)
+    if opening and seen.game.move == opening["move"]:
+        seen.bot_moves = [table.BotMove(m["seat"], m["label"], m["log"]) for m in opening["moves"]]
     return render(request, "simulator/play/game.html", _context(seen))
+
+
+# The bots' moves before the player's first decision, carried over the redirect to the table.
+_OPENING = "play:{pk}:opening"
+
+
+def _sat_down(request, seen: table.Seen):
+    """To the new game's table, keeping the bots' opening moves for its first look."""
+    if seen.bot_moves:
+        request.session[_OPENING.format(pk=seen.game.pk)] = {
+            "move": seen.game.move,
+            "moves": [{"seat": m.seat, "label": m.label, "log": m.log} for m in seen.bot_moves],
+        }
+    return redirect("play:game", pk=seen.game.pk)
 
 
 @login_required
@@ -316,7 +334,7 @@ def play_again(request, pk: int):
     except DomainError as exc:
         messages.error(request, f"This game cannot be played again: {exc.detail}")
         return redirect("play:game", pk=pk)
-    return redirect("play:game", pk=seen.game.pk)
+    return _sat_down(request, seen)
 
 
 @login_required

@@ -207,3 +207,16 @@ def test_a_first_player_not_at_the_table_is_a_400_and_starts_nothing(web, catalo
     assert response.status_code == 400
     assert "Who goes first is one of the seats at the table." in response.content.decode()
     assert TableGame.objects.count() == 0
+
+
+def test_the_bots_opening_moves_show_on_the_first_look_at_the_table_only(web, catalogue):
+    """Seat 2 goes first: its opening moves, made while the game was set up, are listed under
+    "The bots' moves" the first time the table is shown, as after any decision; not again."""
+    row = sit_down(web, first_player="1")
+    first = web.get(f"/play/{row.pk}/").content.decode()
+    assert 'id="bot-moves"' in first and first.count('<li style="--i:') >= 1
+    again = web.get(f"/play/{row.pk}/").content.decode()
+    assert 'id="bot-moves"' not in again
+    # You going first: no bot has moved, nothing to show.
+    mine = sit_down(web, first_player="0")
+    assert 'id="bot-moves"' not in web.get(f"/play/{mine.pk}/").content.decode()
