@@ -234,12 +234,7 @@ class DoctorRun(models.Model):
     reproducible from `seed`: every stage run's seed is derived from it.
     """
 
-    class Status(models.TextChoices):
-        QUEUED = "queued"
-        RUNNING = "running"
-        DONE = "done"
-        FAILED = "failed"
-        CANCELLED = "cancelled"
+    Status = SimulationRun.Status  # a doctor run lives and ends as its stage runs do
 
     class Source(models.TextChoices):
         COLLECTION = "collection", "My collection"
