@@ -6,7 +6,8 @@ the gauntlet is starter HSD-S2, heuristic bots. `--source format` adds from the 
 pool instead (16 swaps: where halving has something to halve). For each seed:
 
 * doctor: round 0 ranks the cuts, successive halving with a test at each look spends the
-  rest (simulator/doctor.py), unchained; `racing` the same with the other way to drop swaps;
+  rest (simulator/doctor/services.py), unchained; `racing` the same with the other way to drop
+  swaps;
   with `--chain` also the chained doctor, its accepted suggestions counted over every step;
 * naive: the same round-1 swaps, every one given an equal share of the same games after round
   0, all on one seed, then the same Holm verdict.
@@ -69,10 +70,10 @@ def planted(user):
 def naive(doctor) -> dict:
     """Every swap of the doctor's family with the same games after round 0, one round on one
     seed, one Holm verdict at 5% (the same one-sided paired test): no looks, no stopping."""
-    from simulator import doctor as d
+    from simulator.doctor import services as d
     from simulator.models import SimulationRun
-    from simulator.services import run_create, run_execute_locally
-    from simulator.stats import holm, paired_test
+    from simulator.runs.services import run_create, run_execute_locally
+    from simulator.runs.stats import holm, paired_test
 
     swaps = doctor.state["family"]
     opponents = len(doctor.gauntlet)
@@ -140,7 +141,7 @@ def main() -> None:
     prepare(postgres=False, name="doctor")
     from django.contrib.auth import get_user_model
 
-    from simulator import doctor as d
+    from simulator.doctor import services as d
 
     user = get_user_model().objects.create_user("bench-doctor", password="x" * 20)
     deck = planted(user)

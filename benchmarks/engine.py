@@ -104,7 +104,7 @@ def shootouts_per_second(kind: type, count: int, repeats: int = 3) -> tuple[floa
     share = 0.0
     clock = time.perf_counter
     for _ in range(repeats):
-        # One pair of bots per game, as a batch makes them (simulator/runner.py): a game's
+        # One pair of bots per game, as a batch makes them (simulator/games/runner.py): a game's
         # challenges are played by the same bots, whose seeded generators carry on from one to
         # the next. (Fresh bots per challenge would bill every shootout for seeding and first
         # filling two Mersenne Twister states, which a batch pays once per game.)

@@ -31,11 +31,17 @@ def drifter_games() -> list[tuple[dict, list[list[str]]]]:
     games: list = [(2, Rules(), (RandomBot, HeuristicBot)[seed % 2]) for seed in range(10)]
     games += [(2, Rules(quick_start=True), HeuristicBot), (2, Rules(quick_start=True), RandomBot)]
     for i, variant in enumerate(PLAY_VARIANTS):
-        games.append((3 + i % 6, Rules(variants=frozenset({variant})), (RandomBot, HeuristicBot)[i % 2]))
-    games.append((8, Rules(variants=frozenset({"tombstone", "high_low", "riding_shotgun"})), HeuristicBot))
+        games.append(
+            (3 + i % 6, Rules(variants=frozenset({variant})), (RandomBot, HeuristicBot)[i % 2])
+        )
+    games.append(
+        (8, Rules(variants=frozenset({"tombstone", "high_low", "riding_shotgun"})), HeuristicBot)
+    )
     out = []
     for seed, (n, rules, kind) in enumerate(games):
-        state = new_game([starter_seat(chr(65 + i), decks[i % 2]) for i in range(n)], rules=rules, seed=seed)
+        state = new_game(
+            [starter_seat(chr(65 + i), decks[i % 2]) for i in range(n)], rules=rules, seed=seed
+        )
         bots = [kind(seed * 8 + i) for i in range(n)]
         out.append(_play(state, bots, limit=None))
     state = new_game([starter_seat("A", "HSD-S1"), starter_seat("B", "HSD-S2")], seed=5)
@@ -62,7 +68,7 @@ def _labeller(state):
         from simulator.games.drifter_table import drifter_action_label  # after the move
     except ImportError:
         try:
-            from simulator.specs.drifter_table import drifter_action_label  # before it
+            from simulator.games.drifter_table import drifter_action_label  # before it
         except ImportError:
             return None
     return drifter_action_label if type(state).__name__ == "DrifterState" else None

@@ -137,7 +137,7 @@ def browse(args, port: int, owner, players: list[dict], workers: int, nice: int)
     the workers' priority between `nice` and `--compare-nice` (the same run, the same
     moment's other load: what differs is the priority). Lowering a priority back needs root
     (CAP_SYS_NICE); without it only `nice` is measured."""
-    from simulator.services import run_cancel, run_create
+    from simulator.runs.services import run_cancel, run_create
 
     per_client = args.browse_rate / args.browsers
 
@@ -215,7 +215,7 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    from simulator import conf
+    from simulator.common import conf
 
     queue = f"bench-{uuid.uuid4().hex[:8]}"
     settings.SIMULATION_QUEUE = queue

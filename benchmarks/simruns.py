@@ -101,7 +101,7 @@ def wait_until_ready(queue: str, hostnames: int, timeout: float = 120) -> None:
     """Until `hostnames` distinct workers have answered pings on `queue` (the solo layout has
     one per process, a prefork worker one for all its pool)."""
     from simulator.models import WorkerPing
-    from simulator.tasks import ping
+    from simulator.runs.tasks import ping
 
     deadline = time.monotonic() + timeout
     sent: list[int] = []
@@ -119,7 +119,7 @@ def wait_until_ready(queue: str, hostnames: int, timeout: float = 120) -> None:
 def play_run(owner, players: list[dict], games: int, seed: int = 1, watch=None):
     """Create a run (it is dispatched at once) and wait until it ends; (run, wall seconds).
     `watch(run)`, a context manager, is entered while the run plays (clients polling it)."""
-    from simulator.services import run_create
+    from simulator.runs.services import run_create
 
     began = time.perf_counter()
     run, _ = run_create(owner=owner, game="drifter", players=players, games=games, seed=seed)

@@ -37,7 +37,7 @@ from benchmarks.simruns import (
 
 def _play(plan: dict, start: int, end: int) -> int:
     from decks.engine_catalogue import engine_catalogue
-    from simulator.runner import play_chunk
+    from simulator.games.runner import play_chunk
 
     return play_chunk(plan, start, end, catalogue=engine_catalogue()).games
 
@@ -60,9 +60,9 @@ def main() -> None:
     from django.conf import settings
     from django.contrib.auth import get_user_model
 
-    from simulator import conf
+    from simulator.common import conf
+    from simulator.games.runner import play_chunk
     from simulator.models import ChunkResult
-    from simulator.runner import play_chunk
 
     queue = f"bench-{uuid.uuid4().hex[:8]}"
     settings.SIMULATION_QUEUE = queue

@@ -116,7 +116,7 @@ def in_process_bench(games: int) -> None:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from simulator import table
+    from simulator.table import services as table
 
     try:
         call_command("migrate", "--noinput", verbosity=0)

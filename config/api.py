@@ -256,7 +256,7 @@ class UserThrottle(_SettingsThrottle, throttling.UserRateThrottle):
 def user_within_rate(user_id: int) -> bool:
     """Whether one more API request of user `user_id` fits the `user` rate, counting it if it
     does: for answers made before DRF's views (a run's kept status,
-    simulator/api/status_polls.py), which the same budget covers."""
+    simulator/runs/status_polls.py), which the same budget covers."""
     request = SimpleNamespace(user=SimpleNamespace(pk=user_id, is_authenticated=True))
     return UserThrottle().allow_request(request, None)
 

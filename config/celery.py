@@ -2,7 +2,7 @@
 
 Every worker process also lowers its CPU priority (SIMULATION_WORKER_NICE), so that on a
 machine it shares with the web server a page is served before a game is played, and
-reconciles the active simulation runs on a timer of its own (simulator.tasks.ReconcileTimer).
+reconciles the active simulation runs on a timer of its own (simulator.runs.tasks.ReconcileTimer).
 """
 
 import os
@@ -14,14 +14,17 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("drifter")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
-app.steps["worker"].add("simulator.tasks:ReconcileTimer")
+# The simulator keeps its tasks in its runs' room (simulator/runs/tasks.py).
+app.autodiscover_tasks(["simulator.runs"])
+app.steps["worker"].add("simulator.runs.tasks:ReconcileTimer")
 
 
 @worker_init.connect
 def yield_the_cpu_to_the_web(**kwargs) -> None:
     """Raise the worker's niceness to SIMULATION_WORKER_NICE (its pool processes inherit it)."""
-    from simulator import conf
+    from simulator.common import (
+        conf,  # lazy: Django's settings are not ready when Celery imports this
+    )
 
     wanted, current = conf.get("SIMULATION_WORKER_NICE"), os.nice(0)
     if wanted > current:

@@ -87,7 +87,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A run's status poll answered with the answer kept for its owner, before the rest
     # (docs/operations.md, "Watching a run").
-    "simulator.api.status_polls.kept_status",
+    "simulator.runs.status_polls.kept_status",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -265,8 +265,8 @@ SPECTACULAR_SETTINGS = {
         "CardSetKindEnum": "cards.models.CardSet.Kind",
         "PoolKindEnum": "decks.models.Pool.Kind",
         "DraftStatusEnum": "decks.models.DraftPod.Status",
-        "RunKindEnum": "simulator.models.SimulationRun.Kind",
-        "RunStatusEnum": "simulator.models.SimulationRun.Status",
+        "RunKindEnum": "simulator.runs.models.SimulationRun.Kind",
+        "RunStatusEnum": "simulator.runs.models.SimulationRun.Status",
         "PutIntoPlayEnum": ["dude", "gear"],
         "TableGameStatusEnum": ["your_turn", "over"],
     },

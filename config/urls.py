@@ -9,7 +9,7 @@ api_v1 = [
     path("", include("cards.api.urls")),
     path("", include("collecting.api.urls")),
     path("", include("decks.api.urls")),
-    path("", include("simulator.api.urls")),
+    path("", include("simulator.api_urls")),
     path("tokens/", views.api_token_create, name="token-create"),
 ]
 
@@ -20,9 +20,9 @@ urlpatterns = [
     path("", include("cards.urls")),
     path("", include("collecting.urls")),
     path("decks/", include("decks.urls")),
-    path("decks/drafts/", include("simulator.draft_urls")),  # a draft's test run
+    path("decks/drafts/", include("simulator.drafts.urls")),  # a draft's test run
     path("simulations/", include("simulator.urls")),
-    path("play/", include("simulator.play_urls")),
+    path("play/", include("simulator.table.urls")),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

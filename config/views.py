@@ -37,8 +37,8 @@ from config.schema import errors
 from decks.selectors import deck_list, public_deck_list
 from simulator.engine.core.registry import games as engine_games
 from simulator.models import WorkerPing
-from simulator.selectors import run_list
-from simulator.services import worker_ping_send
+from simulator.runs.selectors import run_list
+from simulator.runs.services import worker_ping_send
 
 PING_FRESH = timedelta(seconds=30)
 

@@ -5,7 +5,8 @@ RECONCILE_EVERY_SECONDS = 60.0
 
 
 class SimulatorConfig(AppConfig):
-    """Simulation runs on Celery workers over the pure rules engine in simulator.engine."""
+    """The simulator: the rules engine (simulator.engine) and the rooms built on it (runs, the
+    deck doctor, the table, draft test runs); docs/architecture.md draws the house."""
 
     name = "simulator"
 
@@ -13,10 +14,15 @@ class SimulatorConfig(AppConfig):
         from django.db.models.signals import post_delete
         from rest_framework.authtoken.models import Token
 
+        # The app's rooms import models, so they load here, once the app registry is ready.
         from config.celery import app
-        from simulator.api.status_polls import forget_token
+        from simulator.doctor.services import FOLLOWER as DOCTOR
+        from simulator.runs import tasks  # noqa: F401  registers the tasks the run service sends by name
+        from simulator.runs.followers import follow
+        from simulator.runs.status_polls import forget_token
 
         post_delete.connect(forget_token, sender=Token, dispatch_uid="simulator-forget-token")
+        follow(DOCTOR)  # the deck doctor advances as its stage runs end (runs/followers.py)
 
         # A periodic re-send of lost chunks for deployments that run `celery beat` (or -B).
         schedule = dict(app.conf.beat_schedule or {})

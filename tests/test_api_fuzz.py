@@ -43,7 +43,7 @@ def owned(user, other_user, catalogue, settings, tmp_path) -> dict:
     from cards.models import Card, KickerChip
     from collecting import services as collections
     from decks import services as decks
-    from simulator.services import run_create, run_execute_locally
+    from simulator.runs.services import run_create, run_execute_locally
 
     settings.MEDIA_ROOT = tmp_path
     cards = list(Card.objects.filter(card_set__code="HSD").order_by("number")[:6])
@@ -72,7 +72,7 @@ def owned(user, other_user, catalogue, settings, tmp_path) -> dict:
         dispatch=False,
     )
     run = run_execute_locally(run=run)
-    from simulator.table import table_game_create
+    from simulator.table.services import table_game_create
 
     seats = [{}, {"bot": "heuristic"}]
     game = table_game_create(owner=user, game="quickdraw", seats=seats, seed=3).game
@@ -224,7 +224,7 @@ def run_schemathesis(live_server, owned: dict, tmp_path: Path, *, max_examples: 
 def no_worker(monkeypatch):
     """Runs the fuzzer starts stay queued: no chunk goes to a broker that no worker here reads
     (and that a later test's worker must not find)."""
-    from simulator import services
+    from simulator.runs import services
 
     monkeypatch.setattr(services, "_send", lambda *args: None)
 

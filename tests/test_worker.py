@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from simulator.models import WorkerPing
-from simulator.services import worker_ping_send
+from simulator.runs.services import worker_ping_send
 from tests.workers import (  # noqa: F401 (the celery_worker fixture)
     celery_worker,
     niceness,

@@ -1,4 +1,4 @@
-"""Template filters for a run's results page: the numbers of simulator/numbers.py."""
+"""Template filters for a run's results page: the numbers of simulator/common/numbers.py."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from simulator.numbers import money_text, number_text, percent_text, points_text, rate_text
+from simulator.common.numbers import money_text, number_text, percent_text, points_text, rate_text
 
 register = template.Library()
 

@@ -14,7 +14,7 @@ from decks.models import DraftPick, DraftPod, DraftSeat
 from simulator.engine.drifter import formats
 from simulator.engine.drifter.sealed import Draft
 from simulator.models import SimulationRun
-from simulator.services import run_execute_locally
+from simulator.runs.services import run_execute_locally
 
 pytestmark = pytest.mark.django_db
 
@@ -187,8 +187,8 @@ def test_someone_not_seated_at_the_pod_gets_404(finished_pod, other_user):
 
 
 def test_the_bot_deck_source_refuses_anyone_not_seated(finished_pod, other_user):
-    from simulator.adapters import RunRefused
-    from simulator.services import run_create
+    from simulator.games.problems import RunRefused
+    from simulator.runs.services import run_create
 
     with pytest.raises(RunRefused) as refused:
         run_create(

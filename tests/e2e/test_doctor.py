@@ -41,7 +41,7 @@ def test_the_doctor_form_starts_a_search_that_can_be_cancelled(signed_up_page, w
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_a_finished_search_shows_its_verdict_and_evidence(signed_up_page, width):
-    from simulator.doctor import doctor_create, doctor_execute_locally
+    from simulator.doctor.services import doctor_create, doctor_execute_locally
 
     page = signed_up_page
     checks = PageChecks(page, width=width, label="doctor")
@@ -66,7 +66,7 @@ def test_a_chained_search_shows_its_steps_in_order_and_applies_the_chain(signed_
     step 2 (the deck with it made) proves another (deterministic for this seed). The page
     lists the chain ("then cut ..."), each step with its swaps and evidence, and the chain
     applies as one new version of the deck named by both swaps."""
-    from simulator.doctor import chain_swaps, doctor_create, doctor_execute_locally
+    from simulator.doctor.services import chain_swaps, doctor_create, doctor_execute_locally
 
     page = signed_up_page
     checks = PageChecks(page, width=width, label="doctor")

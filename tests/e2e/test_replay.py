@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from playwright.sync_api import expect
 
-from simulator.services import run_execute_locally
+from simulator.runs.services import run_execute_locally
 from tests.e2e.checks import assert_accessible, assert_fits
 from tests.simulator.test_simulation_pages import _start
 

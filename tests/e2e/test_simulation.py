@@ -70,7 +70,7 @@ def test_the_form_shows_only_the_chosen_games_options(signed_up_page, width):
 def _finished_run(username: str, game: str, **fields):
     from django.contrib.auth import get_user_model
 
-    from simulator.services import run_create, run_execute_locally
+    from simulator.runs.services import run_create, run_execute_locally
 
     owner = get_user_model().objects.get(username=username)
     run, _ = run_create(owner=owner, game=game, dispatch=False, **fields)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from simulator import table
+from simulator.table import services as table
 from tests.simulator.table_play import SEED
 
 

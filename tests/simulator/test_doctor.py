@@ -83,7 +83,7 @@ def doctor_body(deck, **extra) -> dict:
 
 
 def play(doctor):
-    from simulator.doctor import doctor_execute_locally
+    from simulator.doctor.services import doctor_execute_locally
 
     return doctor_execute_locally(doctor=doctor)
 
@@ -112,7 +112,7 @@ def test_a_deck_with_no_better_swap_gets_no_significant_improvement(user, catalo
     "better" has a chance of at most 5%: the one-sided tests at every look, Holm over the
     family at the look's share of 5%, the shares summing to 1 (union bound over the looks);
     the seed fixes the outcome."""
-    from simulator.doctor import doctor_create
+    from simulator.doctor.services import doctor_create
 
     planted_deck(user, name="Only the weak card")  # creates the planted dude
     cards = {e["code"]: e["qty"] for e in StarterDeck.objects.get(code="HSD-S1").cards}
@@ -131,7 +131,7 @@ def test_a_deck_with_no_better_swap_gets_no_significant_improvement(user, catalo
 
 
 def test_budget_is_respected_and_every_game_is_counted(user, catalogue):
-    from simulator.doctor import doctor_create
+    from simulator.doctor.services import doctor_create
     from simulator.models import SimulationRun
 
     deck = planted_deck(user)
@@ -166,7 +166,7 @@ def test_the_looks_share_five_percent_and_a_proven_swap_stops_the_search(user, c
     smallest over the looks of Holm's adjusted p divided by the look's share."""
     import math
 
-    from simulator.doctor import doctor_create, look_levels, one_sided_p
+    from simulator.doctor.services import doctor_create, look_levels, one_sided_p
 
     for looks in range(1, 6):
         levels = look_levels(looks)
@@ -194,7 +194,7 @@ def test_the_looks_share_five_percent_and_a_proven_swap_stops_the_search(user, c
 
 
 def test_the_same_seed_gives_the_same_search_and_verdict(user, catalogue):
-    from simulator.doctor import doctor_create
+    from simulator.doctor.services import doctor_create
 
     deck = planted_deck(user)
     first, _ = doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1000, seed=9)
@@ -207,7 +207,7 @@ def test_the_same_seed_gives_the_same_search_and_verdict(user, catalogue):
 
 
 def test_cancel_stops_the_search_and_its_runs(user_client, user, catalogue):
-    from simulator.doctor import doctor_advance
+    from simulator.doctor.services import doctor_advance
     from simulator.models import DoctorRun
 
     deck = planted_deck(user)
@@ -224,8 +224,8 @@ def test_cancel_stops_the_search_and_its_runs(user_client, user, catalogue):
 def test_the_reconciler_tick_advances_a_doctor_whose_hook_was_lost(user, catalogue):
     """A worker killed after the stage's last chunk committed never runs the hook: the
     workers' reconciler tick advances the doctor all the same, and only once."""
-    from simulator.doctor import doctor_create
-    from simulator.services import run_execute_locally, runs_reconcile_due
+    from simulator.doctor.services import doctor_create
+    from simulator.runs.services import run_execute_locally, runs_reconcile_due
 
     deck = planted_deck(user)
     doctor, _ = doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1000, seed=4)
@@ -253,7 +253,7 @@ def test_idempotency_key_returns_the_same_doctor_run(user_client, user, catalogu
 
 
 def test_another_users_doctor_run_and_deck_are_unknown(user_client, user, other_user, catalogue):
-    from simulator.doctor import doctor_create
+    from simulator.doctor.services import doctor_create
     from simulator.models import DoctorRun
 
     theirs = planted_deck(other_user)
@@ -306,7 +306,7 @@ def test_a_doctor_run_is_capped_like_simulation_runs(user, catalogue, settings):
     import pytest
 
     from config.api import DomainError
-    from simulator.doctor import doctor_create
+    from simulator.doctor.services import doctor_create
 
     settings.SIMULATION_MAX_ACTIVE_RUNS = 1
     deck = planted_deck(user)
@@ -319,7 +319,7 @@ def test_a_doctor_run_is_capped_like_simulation_runs(user, catalogue, settings):
 def test_the_cut_candidates_are_the_cards_near_the_worst():
     """Never-played cards always; then the worst played card and those whose impact is
     within 1.96 standard errors of the difference from it, four at most."""
-    from simulator.doctor import cut_candidates
+    from simulator.doctor.services import cut_candidates
 
     def card(code, impact, se=0.02):
         return {"code": code, "impact": impact, "se": se, "played": 0 if impact is None else 9}
@@ -366,7 +366,7 @@ def test_a_planted_weak_card_is_cut_by_the_top_suggestion_then_applied(
     and was significant for 10 of 10, Uriah the only cut candidate in all 10. The seed fixes
     the outcome: for seed 0 it holds (Uriah alone a candidate, +2.5 points).
     """
-    from simulator.doctor import doctor_create
+    from simulator.doctor.services import doctor_create
 
     deck = sound_planted_deck(user)
     binder(user, {"HSD-012": 3})
@@ -403,7 +403,7 @@ def test_a_chained_search_makes_the_best_swap_and_searches_again(user_client, us
     Apply makes the chain's first swaps as one new version named by every swap."""
     from decks.models import Deck, DeckVersion
     from decks.selectors import deck_contents
-    from simulator.doctor import chain_swaps, doctor_create
+    from simulator.doctor.services import chain_swaps, doctor_create
     from simulator.models import SimulationRun
 
     deck = planted_deck(user)

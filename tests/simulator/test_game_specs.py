@@ -7,14 +7,14 @@ import dataclasses
 
 import pytest
 
-from simulator.adapters import RunRefused
 from simulator.engine.core import get_game, registry
-from simulator.replays import replay_step
-from simulator.runner import estimate_cost
-from simulator.selectors import run_report
-from simulator.services import run_create, run_execute_locally
-from simulator.specs import GameService, service_for, service_specs
-from simulator.specs.base import DEFAULT_GAME_COST
+from simulator.games import GameService, service_for, service_specs
+from simulator.games.base import DEFAULT_GAME_COST
+from simulator.games.problems import RunRefused
+from simulator.games.replays import replay_step
+from simulator.games.runner import estimate_cost
+from simulator.runs.selectors import run_report
+from simulator.runs.services import run_create, run_execute_locally
 
 
 @pytest.fixture
@@ -29,9 +29,9 @@ def twin(monkeypatch):
 
 def test_each_game_is_served_by_its_own_spec_or_the_plain_one():
     specs = service_specs()
-    assert type(specs["drifter"]).__module__ == "simulator.specs.drifter"
-    assert type(specs["quickdraw"]).__module__ == "simulator.specs.quickdraw"
-    assert type(specs["tabletown"]).__module__ == "simulator.specs.tabletown"
+    assert type(specs["drifter"]).__module__ == "simulator.games.drifter"
+    assert type(specs["quickdraw"]).__module__ == "simulator.games.quickdraw"
+    assert type(specs["tabletown"]).__module__ == "simulator.games.tabletown"
     assert {name: s.spec.name for name, s in specs.items()} == {name: name for name in specs}
 
 

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from simulator.models import SimulationChunk, SimulationRun
-from simulator.services import run_create, runs_reconcile_due
+from simulator.runs.services import run_create, runs_reconcile_due
 
 PLAYERS = [{"bot": "heuristic"}, {"bot": "random"}]
 
@@ -18,7 +18,7 @@ PLAYERS = [{"bot": "heuristic"}, {"bot": "random"}]
 def sent(monkeypatch):
     """What would go to the broker, recorded instead."""
     messages: list[tuple[int, int, str]] = []
-    monkeypatch.setattr("simulator.services._send", lambda c, s, q: messages.append((c, s, q)))
+    monkeypatch.setattr("simulator.runs.services._send", lambda c, s, q: messages.append((c, s, q)))
     return messages
 
 

@@ -10,9 +10,9 @@ import pytest
 from simulator.engine.core import RecordError
 from simulator.engine.drifter import new_game, starter_seat
 from simulator.engine.drifter.cards import load_catalogue
-from simulator.replays import decisions, record_at, replay_step
-from simulator.services import run_execute_locally
-from simulator.specs import service_for
+from simulator.games import service_for
+from simulator.games.replays import decisions, record_at, replay_step
+from simulator.runs.services import run_execute_locally
 from tests.simulator.test_simulation_pages import _start
 
 CATALOGUE = load_catalogue()

@@ -19,9 +19,9 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from simulator import services
 from simulator.models import ChunkResult, SimulationChunk, SimulationRun, WorkerPing
-from simulator.tasks import ping
+from simulator.runs import services
+from simulator.runs.tasks import ping
 from tests.factories import UserFactory
 from tests.workers import start_worker, start_workers, stop_worker, wait_for, worker_pids
 

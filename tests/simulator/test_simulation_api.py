@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from simulator.models import ChunkResult, SimulationChunk, SimulationRun
-from simulator.services import run_execute_locally
+from simulator.runs.services import run_execute_locally
 
 QUICKDRAW = {
     "game": "quickdraw",
@@ -154,7 +154,7 @@ def test_anonymous_cannot_start_a_run(api_client, db):
 
 
 def test_cancel_stops_dispatch_and_workers_skip_the_chunks(user_client, settings):
-    from simulator.services import chunk_execute
+    from simulator.runs.services import chunk_execute
 
     settings.SIMULATION_CHUNK_SECONDS = 0.001
     run_id = user_client.post("/api/v1/simulations/", QUICKDRAW, format="json").json()["id"]

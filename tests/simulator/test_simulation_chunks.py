@@ -9,8 +9,8 @@ import pytest
 from django.core.management import call_command
 
 from simulator.models import ChunkResult, SimulationChunk, SimulationRun
-from simulator.selectors import report_text
-from simulator.services import chunk_execute, run_create, run_execute_locally, run_reconcile
+from simulator.runs.selectors import report_text
+from simulator.runs.services import chunk_execute, run_create, run_execute_locally, run_reconcile
 
 PLAYERS = [{"bot": "heuristic"}, {"bot": "random"}]
 
@@ -19,7 +19,7 @@ PLAYERS = [{"bot": "heuristic"}, {"bot": "random"}]
 def no_broker(monkeypatch):
     """Record what would be sent instead of talking to a broker."""
     sent: list[tuple[int, int, str]] = []
-    monkeypatch.setattr("simulator.services._send", lambda c, s, q: sent.append((c, s, q)))
+    monkeypatch.setattr("simulator.runs.services._send", lambda c, s, q: sent.append((c, s, q)))
     return sent
 
 
@@ -85,7 +85,7 @@ def test_a_chunk_that_keeps_killing_its_worker_is_failed_not_retried_for_ever(
         run = make_run(user, games=20)
     chunk = SimulationChunk.objects.get(run=run, index=0)
     # Each redelivery of the same message after a lost worker starts another attempt.
-    from simulator.services import _claim
+    from simulator.runs.services import _claim
 
     assert _claim(chunk.pk, chunk.sends, "w1") is not None
     assert _claim(chunk.pk, chunk.sends, "w2") is not None
@@ -170,8 +170,8 @@ def test_a_first_run_is_chunked_for_the_engine_build_that_will_play_it(monkeypat
     same second of work holds more of them (a chunk sized for the wrong build spends its time
     on Celery's per-task overhead, or runs far past the intended second)."""
     import simulator.engine.compiled as compiled
-    from simulator.runner import estimate_cost
-    from simulator.specs import service_for
+    from simulator.games import service_for
+    from simulator.games.runner import estimate_cost
 
     drifter = service_for("drifter")
 

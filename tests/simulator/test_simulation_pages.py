@@ -10,7 +10,7 @@ from html import unescape
 import pytest
 
 from simulator.models import SimulationRun
-from simulator.services import run_execute_locally
+from simulator.runs.services import run_execute_locally
 from tests.factories import DeckFactory
 
 
@@ -311,7 +311,7 @@ def test_someone_elses_run_page_is_404(logged_in, other_user, client, catalogue)
 
 
 def test_numbers_are_written_for_people():
-    from simulator.numbers import money_text, points_text, rate_text
+    from simulator.common.numbers import money_text, points_text, rate_text
 
     assert money_text(-10.04) == "\u2212$10.0" and money_text(3) == "$3.0"
     assert rate_text({"rate": 0.781, "low": 0.72, "high": 0.834}) == "78% (72% to 83%)"
@@ -334,7 +334,7 @@ def test_a_what_if_says_the_change_in_card_names_and_the_difference_in_points(
     logged_in, user, catalogue
 ):
     from cards.models import Card, StarterDeck
-    from simulator.services import run_create
+    from simulator.runs.services import run_create
 
     ours = [e["code"] for e in StarterDeck.objects.get(code="HSD-S1").cards]
     theirs = [e["code"] for e in StarterDeck.objects.get(code="HSD-S2").cards]
@@ -354,7 +354,7 @@ def test_a_what_if_says_the_change_in_card_names_and_the_difference_in_points(
 
 
 def test_the_verdict_says_who_is_clearly_ahead_or_too_close_to_call():
-    from simulator.selectors import _verdict
+    from simulator.runs.pages import _verdict
 
     def player(name, low, high):
         return {"name": name, "rate": {"rate": (low + high) / 2, "low": low, "high": high}}

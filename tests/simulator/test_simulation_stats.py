@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from simulator import stats
-from simulator.runner import game_seed, play_chunk, rotation, sample_indices
+from simulator.games.runner import game_seed, play_chunk, rotation, sample_indices
+from simulator.runs import stats
 
 PLAN = {
     "game": "quickdraw",
@@ -134,8 +134,8 @@ def test_histogram_bins_and_quantiles():
 
 
 def _drifter_plan(labels, games, bot="random"):
-    from simulator.adapters import prepare_rules
     from simulator.engine import drifter
+    from simulator.games.players import prepare_rules
 
     starters = ["HSD-S1", "HSD-S2"]
     players = [
@@ -167,7 +167,7 @@ def test_drifter_decks_go_first_exactly_equally_often(db, table, games):
 
 
 def test_the_first_player_comes_from_final(db):
-    from simulator.specs import service_for
+    from simulator.games import service_for
 
     plan = _drifter_plan("AB", games=1)
     game = service_for("drifter")
@@ -181,8 +181,8 @@ def test_the_first_player_comes_from_final(db):
 
 
 def test_shootout_and_card_statistics_come_from_the_engines_final():
-    from simulator.runner import _record_game, empty_matchup
-    from simulator.specs import service_for
+    from simulator.games import service_for
+    from simulator.games.runner import _record_game, empty_matchup
     from tests.simulator.engine.drifter.factory import act, code
     from tests.simulator.engine.drifter.test_final_facts import to_the_showdown
 

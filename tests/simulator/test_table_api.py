@@ -254,7 +254,7 @@ def test_the_same_move_sent_at_once_from_four_tabs_is_applied_once(catalogue):
 
     from django.db import close_old_connections
 
-    from simulator import table
+    from simulator.table import services as table
     from tests.factories import UserFactory
 
     owner = UserFactory()

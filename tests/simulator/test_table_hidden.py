@@ -30,8 +30,8 @@ from typing import Any
 import pytest
 
 from simulator.engine.core import GameRecord, RecordedChance
-from simulator.specs import service_for
-from simulator.specs.base import _jsonable
+from simulator.games import service_for
+from simulator.games.base import _jsonable
 from tests.simulator.table_play import GAMES, SEED, play_through
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 
 from simulator.models import SimulationRun, TableGame
-from simulator.play_views import choices
-from simulator.table import Seen
+from simulator.table.services import Seen
+from simulator.table.views import choices
 from tests.simulator.table_play import GAMES
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,7 @@ import pytest
 from simulator.engine.drifter import new_game as drifter_new_game
 from simulator.engine.drifter import starter_seat
 from simulator.engine.drifter.cards import load_catalogue
-from simulator.specs import service_for
+from simulator.games import service_for
 
 SNAKE = re.compile(r"[a-z]+_[a-z]+")
 SEEDS = (1, 2, 3, 8)  # 8: stats told of a concealed dude
@@ -169,10 +169,10 @@ def _same_action_key(game: str, state: Any, action: Any) -> str:
                 data[key] = card.defn.code if known else f"#{card.uid}"
     elif "card" in data and data["card"] >= 0:
         view_card = {
-            "quickdraw": "simulator.specs.quickdraw",
-            "duel": "simulator.specs.duel",
-            "gunfighter": "simulator.specs.gunfighter",
-            "tabletown": "simulator.specs.tabletown",
+            "quickdraw": "simulator.games.quickdraw",
+            "duel": "simulator.games.duel",
+            "gunfighter": "simulator.games.gunfighter",
+            "tabletown": "simulator.games.tabletown",
         }[game]
         import importlib
 

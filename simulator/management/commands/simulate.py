@@ -17,10 +17,10 @@ import time
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from simulator import selectors
-from simulator.adapters import RunRefused
-from simulator.models import SimulationRun
-from simulator.services import run_create, run_execute_locally
+from simulator.games.problems import RunRefused
+from simulator.runs import selectors
+from simulator.runs.models import SimulationRun
+from simulator.runs.services import run_create, run_execute_locally
 
 
 class ProgressBar:

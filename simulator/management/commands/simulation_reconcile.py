@@ -6,7 +6,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from simulator.services import run_reconcile
+from simulator.runs.services import run_reconcile
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from simulator.models import TableGame
+from simulator.table.models import TableGame
 
 
 class Command(BaseCommand):

@@ -1,0 +1,226 @@
+"""The deck doctor API (#18): `POST /api/v1/doctor/` starts a search for better swaps of one of
+your decks (202 + Location), `GET /api/v1/doctor/{id}/` is its progress and, once done, its
+ranked suggestions; `.../cancel/` stops it, `.../apply/` makes a suggestion a new version of
+the deck. Owner-scoped like simulation runs: another user's doctor run is a 404."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from config.schema import ERRORS, StrictJSON
+from simulator.doctor import services as doctors
+from simulator.doctor.models import DoctorRun
+from simulator.runs.api import IDEMPOTENCY, LOCATION
+
+
+class OpponentSerializer(StrictJSON, serializers.Serializer):
+    """One opponent of the gauntlet: a deck (yours or public, by id), a public deck by slug or
+    a starter deck by code, and the bot that plays it."""
+
+    deck = serializers.IntegerField(required=False, min_value=1)
+    public_deck = serializers.CharField(required=False, max_length=32)
+    starter = serializers.CharField(required=False, max_length=16)
+    bot = serializers.CharField(required=False, max_length=40, default="heuristic")
+
+
+class DoctorCreateSerializer(StrictJSON, serializers.Serializer):
+    deck = serializers.IntegerField(min_value=1, help_text="The deck of yours to improve.")
+    format = serializers.CharField(
+        max_length=100, required=False, default="", allow_blank=True,
+        help_text="The format to play (default: the deck's).",
+    )  # fmt: skip
+    gauntlet = OpponentSerializer(many=True, min_length=1, max_length=doctors.MAX_OPPONENTS)  # type: ignore[call-arg]  # many=True passes these to ListSerializer
+    source = serializers.ChoiceField(  # type: ignore[assignment]  # a field named like Field.source
+        choices=DoctorRun.Source.choices, default=DoctorRun.Source.FORMAT,
+        help_text="Where added cards may come from.",
+    )  # fmt: skip
+    budget = serializers.IntegerField(
+        min_value=doctors.MIN_BUDGET, max_value=doctors.MAX_BUDGET,
+        help_text="Games the whole search may play.",
+    )  # fmt: skip
+    bot = serializers.CharField(max_length=40, default="heuristic", help_text="Your deck's bot.")
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**53 - 1)
+    chain = serializers.BooleanField(
+        default=True,
+        help_text="After a proven swap, make it and search again with what is left of the "
+        "budget (up to 3 swaps in all).",
+    )
+
+
+class SwapSerializer(serializers.Serializer):
+    cut = serializers.CharField()
+    cut_name = serializers.CharField()
+    add = serializers.CharField()
+    add_name = serializers.CharField()
+    change = serializers.FloatField(
+        allow_null=True, help_text="Win-rate change against the gauntlet (0.03: +3 points)."
+    )
+    low = serializers.FloatField(allow_null=True, help_text="95% interval of the change.")
+    high = serializers.FloatField(allow_null=True)
+    p = serializers.FloatField(
+        help_text="One-sided p-value of no gain (paired test of all the swap's games)."
+    )
+    p_adjusted = serializers.FloatField(
+        help_text="Holm over the swaps tried, the 5% shared among the looks: better when < 0.05."
+    )
+    significant = serializers.BooleanField()
+    games = serializers.IntegerField(help_text="All the swap's games, every round it played.")
+    looks = serializers.IntegerField(help_text="The rounds the swap played.")
+    runs = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Its what-if runs, one a round."
+    )
+    run = serializers.IntegerField(help_text="Its last what-if run: the evidence.")
+
+
+class StepSerializer(serializers.Serializer):
+    """One step of a chained search: the swaps tried on the deck with the steps before made."""
+
+    step = serializers.IntegerField(help_text="1 for the deck as it is.")
+    method = serializers.CharField(help_text="The step's test and its error control, in words.")
+    improved = serializers.BooleanField(help_text="False: no significant improvement.")
+    stopped_early = serializers.BooleanField()
+    looks = serializers.IntegerField()
+    looked = serializers.IntegerField()
+    games = serializers.IntegerField(help_text="Games the step played, its round 0 included.")
+    swaps = SwapSerializer(many=True, help_text="Significant suggestions first, best first.")
+
+
+class DoctorResultSerializer(serializers.Serializer):
+    """The first step's verdict (swaps of the deck as it is) and, chained, every step."""
+
+    method = serializers.CharField(help_text="The test and its error control, in words.")
+    improved = serializers.BooleanField(help_text="False: no significant improvement.")
+    stopped_early = serializers.BooleanField(
+        help_text="A swap was proven before the last look: the rest of the budget was not spent."
+    )
+    looks = serializers.IntegerField(help_text="The looks planned before round 1.")
+    looked = serializers.IntegerField(help_text="The looks taken.")
+    games_spent = serializers.IntegerField()
+    budget_left = serializers.IntegerField(help_text="Games of the budget not spent.")
+    swaps = SwapSerializer(many=True, help_text="Significant suggestions first, best first.")
+    steps = StepSerializer(
+        many=True,
+        help_text="Every step in order; a step after the first searches the deck with the best "
+        "swap of each step before it made.",
+    )
+
+
+class DoctorSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+    progress = serializers.FloatField(read_only=True)
+    status = serializers.ChoiceField(choices=DoctorRun.Status.choices, read_only=True)
+    source = serializers.ChoiceField(choices=DoctorRun.Source.choices, read_only=True)  # type: ignore[assignment]  # a field named like Field.source
+    result = serializers.SerializerMethodField()
+    stage_runs = serializers.SerializerMethodField()
+
+    class Meta:
+        model = DoctorRun
+        fields = [
+            "id", "url", "deck", "format", "gauntlet", "source", "bot", "budget", "chain", "seed",
+            "status", "round", "games_spent", "progress", "result", "stage_runs", "error",
+            "created_at", "finished_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    def get_url(self, doctor: DoctorRun) -> str:
+        path = reverse("api:doctor-detail", args=[doctor.pk])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request else path
+
+    @extend_schema_field(DoctorResultSerializer(allow_null=True))
+    def get_result(self, doctor: DoctorRun) -> dict | None:
+        return doctor.result
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_stage_runs(self, doctor: DoctorRun) -> list[int]:
+        return [stage.run_id for stage in doctor.stages.all()]
+
+
+class ApplySerializer(StrictJSON, serializers.Serializer):
+    """Either `swap` or `steps`."""
+
+    swap = serializers.IntegerField(
+        required=False, min_value=0, help_text="Index of a significant suggestion of step 1."
+    )
+    steps = serializers.IntegerField(
+        required=False, min_value=1, help_text="Make the chain's first swaps, this many."
+    )
+
+
+class DoctorViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Your deck doctor runs."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = DoctorSerializer
+    queryset = DoctorRun.objects.none()  # the schema's model; get_queryset scopes to the user
+    lookup_value_regex = r"\d+"
+
+    def get_queryset(self):
+        return DoctorRun.objects.filter(owner=self.request.user).prefetch_related("stages")
+
+    def get_object(self):
+        doctor = self.get_queryset().filter(pk=self.kwargs["pk"]).first()
+        if doctor is None:
+            raise Http404("No such deck doctor run.")
+        return doctor
+
+    @extend_schema(
+        request=DoctorCreateSerializer,
+        parameters=[IDEMPOTENCY, LOCATION],
+        responses={
+            202: OpenApiResponse(DoctorSerializer, description="Accepted: the search, queued."),
+            400: ERRORS,
+        },
+        description="Start the deck doctor on one of your decks. Answers 202 Accepted with its "
+        "URL in `Location`; poll it until `status` is done, failed or cancelled.",
+    )
+    def create(self, request):
+        data = DoctorCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        doctor, _created = doctors.doctor_create(
+            owner=request.user,
+            deck_id=v["deck"],
+            format=v["format"],
+            gauntlet=[dict(g) for g in v["gauntlet"]],
+            source=v["source"],
+            budget=v["budget"],
+            bot=v["bot"],
+            seed=v.get("seed"),
+            chain=v["chain"],
+            idempotency_key=request.headers.get("Idempotency-Key") or None,
+        )
+        body = DoctorSerializer(doctor, context={"request": request}).data
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+
+    @extend_schema(request=None, responses={200: DoctorSerializer})
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None):
+        """Cancel the search and its runs (a finished one is left as it is)."""
+        doctor = doctors.doctor_cancel(doctor=self.get_object())
+        return Response(self.get_serializer(doctor).data)
+
+    @extend_schema(
+        request=ApplySerializer,
+        responses={201: OpenApiResponse(description="The deck's new version."), 400: ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def apply(self, request, pk=None):
+        """Make a significant suggestion (`swap`) or the chain's first swaps (`steps`) on the
+        deck, saved as a new version with a note naming every swap."""
+        doctor = self.get_object()
+        data = ApplySerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        version = doctors.doctor_apply(
+            doctor=doctor, index=data.validated_data.get("swap"),
+            steps=data.validated_data.get("steps"),
+        )  # fmt: skip
+        return Response(
+            {"deck": doctor.deck_id, "version": version.number, "note": version.note},
+            status=status.HTTP_201_CREATED,
+        )

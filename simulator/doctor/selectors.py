@@ -1,0 +1,38 @@
+"""Reads of the deck doctor: a run scoped to its owner, and the kept game that shows a swap."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+
+from simulator.doctor.models import DoctorRun
+from simulator.runs.models import GameSample, SimulationRun
+
+
+def doctor_get(*, owner, pk: Any) -> DoctorRun:
+    """One of `owner`'s deck doctor runs (another user's is a 404)."""
+    return get_object_or_404(DoctorRun.objects.filter(owner=owner).select_related("deck"), pk=pk)
+
+
+def doctor_replay_sample(run: SimulationRun) -> GameSample | None:
+    """A kept game of a doctor's what-if run that shows the difference: the changed deck's
+    game (against the first opponent) whose result differs from the unchanged deck's on the
+    same seed, a win it gained first; None when every kept pair ended alike."""
+
+    def won(sample: GameSample, player: int) -> bool:
+        final = sample.final or {}
+        winners = final.get("winners")
+        if winners is None:
+            winners = [] if final.get("winner") is None else [final["winner"]]
+        return any(sample.seats[w] == player for w in winners)
+
+    samples = {(s.matchup, s.index): s for s in run.samples.filter(matchup__in=[0, 1])}
+    differing = []
+    for (matchup, index), changed in sorted(samples.items()):
+        unchanged = samples.get((0, index))
+        if matchup != 1 or unchanged is None:
+            continue
+        if won(changed, 1) != won(unchanged, 0):
+            differing.append((not won(changed, 1), index, changed))
+    return min(differing, key=lambda d: d[:2])[2] if differing else None

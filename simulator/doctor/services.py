@@ -1,0 +1,698 @@
+"""The deck doctor (#18): which card to cut and which to add, found and proven by simulation.
+
+A doctor run owns a sequence of ordinary simulation runs (its stages, `DoctorStage`), made by
+`services.run_create` and played by the same workers, so chunks, retries, the reconciler and
+cancel are the runs' own. The procedure (docs/doctor.md):
+
+* **Round 0** — a gauntlet run of the deck against the gauntlet ranks the cards by per-card
+  impact (win rate when played minus otherwise; a card never played ranks worst). The cut
+  candidates are the cards never played, the worst played card and those whose impact is
+  not clearly better than its (`cut_candidates`), four at most.
+  The add candidates are the source's cards that keep the deck legal with the cut made
+  (format, copy limits, pool, ownership when the source is the collection).
+* **Rounds 1..L** — successive halving with looks: every live swap is a what-if run (the deck
+  against the deck with the swap, each against every opponent, on common random numbers);
+  each round has its own seed (fresh games) shared by all its runs. After round r (look r) a
+  swap's evidence is all of its games so far. The swaps of round 1 are the family, fixed
+  with the number of looks L before round 1.
+* **The verdict at each look** — per swap the one-sided paired test of all its games so far;
+  Holm over the whole family (a dropped swap counts with p = 1) at the look's share of ALPHA
+  (`look_levels`, summing to 1). By the union bound over looks the chance that any swap
+  with no true gain is ever called better is at most ALPHA, although which swaps go on
+  depends on the data: the test at look r is a fixed-sample test of a swap's first games.
+  The search stops at the first look that proves a swap (the budget left is reported, not
+  spent); otherwise the better half by mean change so far goes on, and the games per swap
+  double as the field halves, until look L.
+
+* **Chained** (`DoctorRun.chain`, on by default) — when a step proves a swap and a quarter of
+  the budget or more is left, its best swap is made on a working deck (the run players'
+  remove/add: no deck row is written) and the search starts again there, a new round 0 and
+  rounds, up to MAX_STEPS swaps; each step is its own family at ALPHA, on games of its own.
+
+The doctor advances when a stage run ends: promptly by a hook where a run finishes
+(`services._run_ended`, after the commit) and surely by the workers' reconciler tick
+(`doctors_due`, asked by `services.runs_reconcile_due`), which catches a hook lost with a
+killed worker. Advancing locks the doctor row and checks its round, so it happens once.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from decks.models import Deck
+from decks.ownership import owned
+from decks.selectors import deck_contents, pool_of
+from decks.services import deck_update, deck_version_save
+from simulator.common import conf
+from simulator.doctor.models import DoctorRun, DoctorStage
+from simulator.games import deck_game
+from simulator.games.problems import RunRefused, refuse
+from simulator.runs import services as runs
+from simulator.runs.followers import Follower
+from simulator.runs.models import SimulationRun
+from simulator.runs.selectors import run_report
+from simulator.runs.stats import holm, paired_test
+
+CUT_CANDIDATES = 4  # the worst cards by impact that round 1 tries to cut, at most
+CUT_BAND = 1.96  # a card within this many standard errors of the worst's impact is a candidate
+MAX_SWAPS = 16  # swaps in round 1 at most
+FINAL_SWAPS = 2  # the round with this many swaps or fewer is the last
+FIRST_SHARE = 0.2  # of the budget for round 0 (ranking the cuts)
+MIN_GAMES = 10  # games per matchup a stage run needs to say anything
+MAX_OPPONENTS = 6  # a what-if seats the deck, the changed deck and the opponents: 8 at most
+MIN_BUDGET = 200
+MAX_BUDGET = 1_000_000
+ALPHA = 0.05
+METHOD = "Holm"
+MAX_STEPS = 3  # a chained search makes at most this many swaps, one a step
+CHAIN_MIN_SHARE = 0.25  # of the budget left at least, for a next step
+ELIMINATION = "halving"  # or "racing": how a look drops swaps (benchmarks/doctor.py)
+
+
+def _round_seed(seed: int, rnd: int) -> int:
+    # Plain arithmetic, like the runs' own seeds: reproducible in any process.
+    return (seed * 1_000_003 + rnd * 7_919) % 2**53
+
+
+def _attr(attr: str | None) -> str | None:
+    """A stage run's problem named as the doctor's input names it."""
+    if not attr or not attr.startswith("players."):
+        return attr
+    head, _, rest = attr.partition(".")[2].partition(".")
+    index = int(head)
+    name = "deck" if index == 0 else f"gauntlet.{index - 1}"
+    return f"{name}.{rest}" if rest else name
+
+
+def _stage_run(doctor: DoctorRun, *, players: list[dict], kind: str, games: int, rnd: int):
+    run, _ = runs.run_create(
+        owner=doctor.owner, game=deck_game().name, kind=kind, format=doctor.format, players=players,
+        games=games, seed=_round_seed(doctor.seed, rnd), count_active=False,
+    )  # fmt: skip
+    return run
+
+
+@transaction.atomic
+def doctor_create(
+    *,
+    owner,
+    deck_id: Any,
+    format: str = "",
+    gauntlet: list[dict],
+    source: str = DoctorRun.Source.FORMAT,
+    budget: int,
+    bot: str = "heuristic",
+    seed: int | None = None,
+    chain: bool = True,
+    idempotency_key: str | None = None,
+) -> tuple[DoctorRun, bool]:
+    """Check a doctor run and start it with its round 0; (doctor, created).
+
+    Everything is checked here, nothing in a worker: the deck is the owner's, the gauntlet's
+    decks exist and every deck is legal for the format (the stage run's own checks, named
+    `deck` and `gauntlet.N`), the source suits the deck, the budget fits. A refusal writes
+    nothing (RunRefused). The same `idempotency_key` returns the doctor made with it.
+    """
+    if idempotency_key:
+        existing = DoctorRun.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return existing, False
+    try:
+        deck = Deck.objects.filter(pk=int(deck_id), owner=owner).first()
+    except (TypeError, ValueError):
+        deck = None
+    if deck is None:
+        raise refuse("No such deck of yours.", code="not_found", attr="deck")
+    if source not in DoctorRun.Source.values:
+        raise refuse(
+            f"source is one of {', '.join(DoctorRun.Source.values)}, not {source!r}.",
+            attr="source",
+        )
+    if source == DoctorRun.Source.POOL and deck.pool_id is None:
+        raise refuse("This deck has no Stud or Draw pool to add from.", attr="source")
+    if not isinstance(gauntlet, list) or not 1 <= len(gauntlet) <= MAX_OPPONENTS:
+        raise refuse(f"The gauntlet has 1 to {MAX_OPPONENTS} opponents.", attr="gauntlet")
+    if not all(isinstance(g, dict) for g in gauntlet):
+        raise refuse("The gauntlet is a list of decks with their bots.", attr="gauntlet")
+    low = max(MIN_BUDGET, 2 * MIN_GAMES * len(gauntlet) * 10)
+    if type(budget) is not int or not low <= budget <= MAX_BUDGET:
+        raise refuse(
+            f"budget is a whole number of games from {low:,} to {MAX_BUDGET:,}.", attr="budget"
+        )
+    if type(chain) is not bool:
+        raise refuse("chain is true or false.", attr="chain")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    elif type(seed) is not int or not 0 <= seed < 2**53:
+        raise refuse("seed is a whole number from 0 to 2**53 - 1.", attr="seed")
+    cap = conf.get("SIMULATION_MAX_ACTIVE_RUNS")
+    if DoctorRun.objects.filter(owner=owner, status__in=DoctorRun.ACTIVE).count() >= cap:
+        raise refuse(
+            f"You already have {cap} deck doctor runs going; wait or cancel one.",
+            code="too_many_runs",
+        )
+    fmt = format or deck.format
+    gauntlet = [
+        {k: g[k] for k in ("deck", "public_deck", "starter", "bot") if k in g} for g in gauntlet
+    ]
+    try:
+        with transaction.atomic():
+            doctor = DoctorRun.objects.create(
+                owner=owner, deck=deck, format=fmt, gauntlet=gauntlet, source=source, bot=bot,
+                budget=budget, seed=seed, chain=chain, idempotency_key=idempotency_key or None,
+            )  # fmt: skip
+    except IntegrityError:
+        return DoctorRun.objects.get(owner=owner, idempotency_key=idempotency_key), False
+    games = max(MIN_GAMES, int(budget * FIRST_SHARE) // len(gauntlet))
+    players = [{"deck": deck.pk, "bot": bot}, *gauntlet]
+    try:
+        with transaction.atomic():
+            run = _stage_run(doctor, players=players, kind=SimulationRun.Kind.GAUNTLET,
+                             games=games, rnd=0)  # fmt: skip
+    except RunRefused as exc:
+        for problem in exc.problems:
+            problem["attr"] = _attr(problem.get("attr"))
+        raise
+    doctor.format = run.format
+    doctor.save(update_fields=["format"])
+    DoctorStage.objects.create(doctor=doctor, run=run, round=0)
+    return doctor, True
+
+
+# --- advancing ---------------------------------------------------------------------------------
+
+
+def doctor_advance_for_run(*, run_id: int) -> None:
+    """The hook where a run ends: advance its doctor, if it is a doctor's stage."""
+    stage = DoctorStage.objects.filter(run_id=run_id).first()
+    if stage is not None:
+        doctor_advance(doctor_id=stage.doctor_id)
+
+
+def doctors_due() -> QuerySet[DoctorRun]:
+    """Active doctors whose current round has no active stage run left: due to advance (the
+    reconciler's tick, services.runs_reconcile_due, asks in the same query as for runs)."""
+    return DoctorRun.objects.filter(status__in=DoctorRun.ACTIVE).exclude(
+        Q(stages__run__status__in=SimulationRun.ACTIVE)
+    )
+
+
+def doctor_advance(*, doctor_id: int) -> int:
+    """Take the doctor's next step if its round's runs have all ended; 1 if it did, else 0.
+
+    Under the doctor's row lock with a check of its round, so the hook, the tick and a second
+    worker racing each other advance it once.
+    """
+    with transaction.atomic():
+        doctor = DoctorRun.objects.select_for_update().filter(pk=doctor_id).first()
+        if doctor is None or not doctor.is_active:
+            return 0
+        stages = list(
+            DoctorStage.objects.filter(doctor=doctor, round=doctor.round).select_related("run")
+        )
+        runs = [s.run for s in stages]
+        if not runs or any(r.is_active for r in runs):
+            return 0
+        doctor.games_spent += sum(r.games_done for r in runs)
+        doctor.status = DoctorRun.Status.RUNNING
+        ended = [r for r in runs if r.status != SimulationRun.Status.DONE]
+        if ended:
+            why = ended[0].error or f"a run was {ended[0].status}"
+            _finish(doctor, failed=f"A stage of the search did not finish: {why}.")
+        elif doctor.round == doctor.state.get("round0", 0):
+            _start_halving(doctor, runs[0])
+        else:
+            _next_round(doctor, stages)
+        doctor.save()
+    return 1
+
+
+def _finish(doctor: DoctorRun, *, failed: str = "", result: dict | None = None) -> None:
+    doctor.status = DoctorRun.Status.FAILED if failed else DoctorRun.Status.DONE
+    doctor.error = failed
+    doctor.result = result
+    doctor.finished_at = timezone.now()
+
+
+def _cut_ranking(run: SimulationRun, deck_cards: dict[str, int]) -> list[dict[str, Any]]:
+    """The deck's cards, worst first: never played, then by impact (win rate when played minus
+    otherwise) in the round-0 gauntlet, each with the impact's standard error."""
+    rows = {row["code"]: row for row in run_report(run)["players"][0].get("cards", [])}
+    ranked = []
+    for code in deck_cards:
+        row = rows.get(code)
+        delta = row["delta"] if row is not None else None
+        se = None
+        if row is not None and delta is not None:
+            se = math.sqrt(sum(_rate_variance(row[side]) for side in ("played", "not_played")))
+        played = row["played"]["n"] if row else 0
+        ranked.append({"code": code, "impact": delta, "se": se, "played": played})
+    ranked.sort(key=lambda c: (c["impact"] is not None, c["impact"] or 0.0, c["code"]))
+    return ranked
+
+
+def _rate_variance(r: Any) -> float:
+    """The variance of a win rate's estimate (p (1 - p) / n)."""
+    p = r["rate"] or 0.0
+    return p * (1 - p) / r["n"] if r["n"] else 0.0
+
+
+def cut_candidates(ranking: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cards worth trying to cut, at most CUT_CANDIDATES, worst first: every card never
+    played (nothing is known against it), the worst played card, and each card whose impact
+    is not clearly better than the worst's (the difference under CUT_BAND standard errors of
+    the difference). A card that stands out as the worst gets the search to itself; a deck
+    without a clear worst card has its four worst tried."""
+    never = [c for c in ranking if c["impact"] is None]
+    played = [c for c in ranking if c["impact"] is not None]
+    chosen = never[:CUT_CANDIDATES]
+    if played and len(chosen) < CUT_CANDIDATES:
+        worst = played[0]
+        for card in played:
+            spread = math.hypot(card["se"] or 0.0, worst["se"] or 0.0)
+            if card is worst or card["impact"] - worst["impact"] < CUT_BAND * spread:
+                chosen.append(card)
+            if len(chosen) == CUT_CANDIDATES:
+                break
+    return chosen
+
+
+def add_candidates(doctor: DoctorRun, cut: str, cards: dict[str, int]) -> list[str]:
+    """The cards the source offers that keep the deck legal once `cut` is swapped for them.
+
+    From the collection: a card the owner has more copies of than the deck holds (the rest of
+    the deck need not be owned: the doctor judges the change, not the deck).
+    """
+    game = deck_game()
+    codes = game.card_codes()
+    _, chips = deck_contents(doctor.deck)
+    pool = pool_of(doctor.deck.pool)
+    if doctor.source == DoctorRun.Source.COLLECTION:
+        have = owned(owner=doctor.owner)
+        offered = [c for c in codes if have.cards.get(c, 0) > cards.get(c, 0)]
+    elif doctor.source == DoctorRun.Source.POOL:
+        offered = [c for c in codes if pool and pool.cards.get(c)]
+    else:
+        offered = list(codes)
+    legal = []
+    for code in sorted(offered):
+        if code == cut:
+            continue
+        changed = dict(cards)
+        changed[cut] -= 1
+        if not changed[cut]:
+            del changed[cut]
+        changed[code] = changed.get(code, 0) + 1
+        if not game.deck_problems(fmt=doctor.format, cards=changed, kicker_chips=chips, pool=pool):
+            legal.append(code)
+    return legal
+
+
+def _looks(swaps: int) -> int:
+    """Looks (rounds) of halving from `swaps` swaps until at most FINAL_SWAPS are left."""
+    looks = 1
+    while swaps > FINAL_SWAPS:
+        swaps = math.ceil(swaps / 2)
+        looks += 1
+    return looks
+
+
+def look_levels(looks: int) -> list[float]:
+    """The share of ALPHA spent at each look, fixed before round 1: doubling from look to look
+    (1/3, 2/3 for two looks; 1/15, 2/15, 4/15, 8/15 for four), as the games a swap has double
+    under halving. They sum to 1, so by the union bound over looks the family-wise error of
+    the whole search is at most ALPHA (docs/doctor.md)."""
+    total = 2**looks - 1
+    return [2**r / total for r in range(looks)]
+
+
+def one_sided_p(test: dict[str, Any]) -> float:
+    """The p-value of "the swap does not raise the win rate" (normal approximation of the
+    paired mean's t statistic)."""
+    t = test.get("t")
+    if t is None:
+        return 1.0
+    return 0.5 * math.erfc(t / math.sqrt(2))
+
+
+def _key(swap: dict[str, str]) -> str:
+    return f"{swap['cut']} {swap['add']}"
+
+
+def _start_halving(doctor: DoctorRun, run: SimulationRun) -> None:
+    cards = working_cards(doctor)
+    ranking = _cut_ranking(run, cards)
+    rng = random.Random(_round_seed(doctor.seed, doctor.round))
+    per_cut: list[list[dict[str, str]]] = []
+    cuts = cut_candidates(ranking)
+    for cut in cuts:
+        adds = add_candidates(doctor, cut["code"], cards)
+        rng.shuffle(adds)  # a sorted list, shuffled by the doctor's seed: reproducible
+        per_cut.append([{"cut": cut["code"], "add": a} for a in adds])
+    swaps: list[dict[str, str]] = []
+    while any(per_cut) and len(swaps) < MAX_SWAPS:  # take the cuts in turn
+        for options in per_cut:
+            if options and len(swaps) < MAX_SWAPS:
+                swaps.append(options.pop(0))
+    opponents = len(doctor.gauntlet)
+    remaining = doctor.budget - doctor.games_spent
+    # As many swaps as the budget can give MIN_GAMES per matchup in every round.
+    while swaps and remaining // _looks(len(swaps)) < len(swaps) * 2 * opponents * MIN_GAMES:
+        swaps.pop()
+    looks = _looks(len(swaps)) if swaps else 0
+    doctor.state = {
+        **doctor.state,
+        "cuts": cuts,
+        "family": swaps,  # the swaps tested, fixed before round 1 (Holm's family)
+        "alive": swaps,
+        "looks": looks,
+        "levels": look_levels(looks) if looks else [],
+        "totals": {},
+        "history": [],
+        "p_adjusted": {},
+    }
+    if not swaps:
+        _end_step(doctor, _verdict(doctor, [], stopped_early=False))
+        return
+    _play_round(doctor, swaps)
+
+
+def _play_round(doctor: DoctorRun, swaps: list[dict[str, str]]) -> None:
+    """Start the next round: one what-if run per live swap, all on the round's own seed."""
+    doctor.round += 1
+    looks_left = doctor.state["looks"] - (_look(doctor) - 1)
+    remaining = doctor.budget - doctor.games_spent
+    opponents = len(doctor.gauntlet)
+    games = max(MIN_GAMES, remaining // looks_left // (len(swaps) * 2 * opponents))
+    doctor.state["games"] = {**doctor.state.get("games", {}), str(doctor.round): games}
+    base = _player(doctor, doctor.state.get("working", {}))
+    for swap in swaps:
+        changed = _player(doctor, _with_swap(doctor.state.get("working", {}), swap))
+        changed.pop("label", None)  # the deck's name and "(changed)", as in any what-if
+        run = _stage_run(
+            doctor, players=[base, changed, *doctor.gauntlet], kind=SimulationRun.Kind.WHAT_IF,
+            games=games, rnd=doctor.round,
+        )  # fmt: skip
+        DoctorStage.objects.create(doctor=doctor, run=run, round=doctor.round, swap=swap)
+
+
+PAIR_KEYS = ("n", "sum_d", "sum_d2", "a_only", "b_only")
+
+
+def _pair_totals(run: SimulationRun) -> dict[str, float]:
+    """The run's paired counts (the swap against the deck), summed over the gauntlet."""
+    pairs = (run.aggregate or {}).get("pairs") or []
+    return {k: sum(p[k] for p in pairs) for k in PAIR_KEYS}
+
+
+def _pooled(run: SimulationRun) -> dict[str, Any]:
+    """The paired comparison of the swap against the deck, pooled over the gauntlet."""
+    return paired_test(*_pair_totals(run).values())
+
+
+def _next_round(doctor: DoctorRun, stages: list[DoctorStage]) -> None:
+    """A look: add the round's games to each swap's games so far, test every swap of the
+    family on all of its games (Holm at this look's share of ALPHA), stop when one is proven
+    or the looks are over, else keep the better half for the next round."""
+    state = doctor.state
+    totals: dict[str, dict[str, Any]] = state["totals"]
+    for stage in stages:
+        swap: dict[str, str] = stage.swap or {}
+        mine = totals.setdefault(_key(swap), {**{k: 0 for k in PAIR_KEYS}, "runs": []})
+        for k, v in _pair_totals(stage.run).items():
+            mine[k] += v
+        mine["runs"].append(stage.run_id)
+        mine["games"] = mine.get("games", 0) + stage.run.games_done
+    look = _look(doctor)
+    level = state["levels"][look - 1]
+    live = {_key(s) for s in state["alive"]}
+    scored = []
+    for swap in state["family"]:
+        had = totals.get(_key(swap))
+        if had is None:
+            continue
+        test = paired_test(*(had[k] for k in PAIR_KEYS))
+        scored.append({**swap, **test, "p": one_sided_p(test), "games": had["games"],
+                       "run": had["runs"][-1], "runs": list(had["runs"]),
+                       "look": len(had["runs"])})  # fmt: skip
+    # Holm over the whole family, a dropped swap counted with p = 1 (it is not tested
+    # again): the family is fixed before round 1, so dropping swaps on their data cannot
+    # bias it (docs/doctor.md).
+    adjusted = holm([s["p"] if _key(s) in live else 1.0 for s in scored])
+    best = state.setdefault("p_adjusted", {})
+    for s, p_adj in zip(scored, adjusted, strict=True):
+        scaled = min(1.0, p_adj / level)  # below ALPHA when rejected at this look's level
+        best[_key(s)] = min(best.get(_key(s), 1.0), scaled)
+        s["p_adjusted"] = best[_key(s)]
+    scored.sort(key=lambda s: (-(s["mean"] or 0.0), s["cut"], s["add"]))
+    alive_scored = [s for s in scored if _key(s) in live]
+    state["history"].append(
+        [{k: s[k] for k in ("cut", "add", "mean", "run", "p_adjusted")} for s in alive_scored]
+    )
+    proven = any(s["p_adjusted"] < ALPHA and (s["mean"] or 0.0) > 0 for s in scored)
+    if proven or look >= state["looks"]:
+        _end_step(doctor, _verdict(doctor, scored, stopped_early=proven and look < state["looks"]))
+        return
+    state["alive"] = [{"cut": s["cut"], "add": s["add"]} for s in _survivors(alive_scored)]
+    _play_round(doctor, state["alive"])
+
+
+def _survivors(ranked: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The live swaps (best first by mean change so far) that go on to the next round."""
+    if ELIMINATION == "racing":
+        # Drop a swap whose interval lies wholly below zero or below the leader's interval.
+        floor = max(0.0 if ranked[0]["low"] is None else ranked[0]["low"], 0.0)
+        kept = [s for s in ranked if s["high"] is None or s["high"] >= floor]
+        return kept or ranked[:1]
+    return ranked[: math.ceil(len(ranked) / 2)]
+
+
+def _verdict(
+    doctor: DoctorRun, scored: list[dict[str, Any]], *, stopped_early: bool
+) -> dict[str, Any]:
+    """One step's ranking: suggested when proven (adjusted p below ALPHA), best first."""
+    names = deck_game().card_names({c for s in scored for c in (s["cut"], s["add"])})
+    swaps = []
+    for s in scored:
+        swaps.append(
+            {
+                "cut": s["cut"], "cut_name": names.get(s["cut"], s["cut"]),
+                "add": s["add"], "add_name": names.get(s["add"], s["add"]),
+                "change": s["mean"], "low": s["low"], "high": s["high"], "p": s["p"],
+                "p_adjusted": s["p_adjusted"], "games": s["games"], "run": s["run"],
+                "runs": s["runs"], "looks": s["look"],
+                "significant": s["p_adjusted"] < ALPHA and (s["mean"] or 0.0) > 0,
+            }
+        )  # fmt: skip
+    suggested = [s for s in swaps if s["significant"]]
+    looks = doctor.state.get("looks", 0)
+    return {
+        "method": method_words(len(swaps), looks),
+        "improved": bool(suggested),
+        "stopped_early": stopped_early,
+        "looks": looks,
+        "looked": _look(doctor) if looks else 0,
+        "swaps": suggested + [s for s in swaps if not s["significant"]],
+    }
+
+
+def method_words(swaps: int, looks: int) -> str:
+    """`result.method`: the test and its error control, in words."""
+    if not swaps:
+        return f"{METHOD}: no swap to test"
+    # In points of the 5% itself (0.33% + 0.67% + ...), not as shares of it: a reader adds them up.
+    spent = " + ".join(f"{ALPHA * level:.2%}" for level in look_levels(looks)) if looks > 1 else ""
+    return (
+        f"{METHOD} over the {swaps} swaps at each of {looks} look{'s' if looks != 1 else ''} "
+        f"(one-sided paired test of all of a swap's games so far; the 5% shared among the "
+        f"looks{' as ' + spent if spent else ''}): at most a 5% chance that any swap "
+        f"called better is not"
+    )
+
+
+def _look(doctor: DoctorRun) -> int:
+    """The look (round of the current step) the doctor is at: 0 while ranking the cuts."""
+    return doctor.round - doctor.state.get("round0", 0)
+
+
+def working_change(doctor: DoctorRun) -> dict[str, int]:
+    """The chain's swaps so far as one net change of the deck: {code: +copies or -copies}."""
+    return dict(doctor.state.get("working", {}))
+
+
+def _with_swap(change: dict[str, int], swap: dict[str, str]) -> dict[str, int]:
+    out = dict(change)
+    for code, delta in ((swap["cut"], -1), (swap["add"], +1)):
+        out[code] = out.get(code, 0) + delta
+        if not out[code]:
+            del out[code]
+    return out
+
+
+def _player(doctor: DoctorRun, change: dict[str, int]) -> dict[str, Any]:
+    """The doctor's deck as a run's player, with a net change made by remove/add (no deck row
+    is written during a search, docs/simulations.md)."""
+    player: dict[str, Any] = {"deck": doctor.deck_id, "bot": doctor.bot}
+    if change:
+        player["remove"] = {c: -n for c, n in sorted(change.items()) if n < 0}
+        player["add"] = {c: n for c, n in sorted(change.items()) if n > 0}
+        steps = len(doctor.state.get("steps", []))
+        player["label"] = f"{doctor.deck.name} after {steps} swap{'s' if steps != 1 else ''}"
+    return player
+
+
+def working_cards(doctor: DoctorRun) -> dict[str, int]:
+    """The deck's cards with the chain's swaps so far made."""
+    cards, _ = deck_contents(doctor.deck)
+    for code, delta in working_change(doctor).items():
+        cards[code] = cards.get(code, 0) + delta
+        if cards[code] <= 0:
+            del cards[code]
+    return cards
+
+
+def _chain_room(doctor: DoctorRun) -> bool:
+    """Whether what is left of the budget makes a meaningful next step: a quarter of it at
+    least, and no less than a search may start with."""
+    remaining = doctor.budget - doctor.games_spent
+    low = max(MIN_BUDGET, 2 * MIN_GAMES * len(doctor.gauntlet) * 10)
+    return remaining >= max(low, doctor.budget * CHAIN_MIN_SHARE)
+
+
+def _end_step(doctor: DoctorRun, verdict: dict[str, Any]) -> None:
+    """A step's verdict is in: search again on the deck with its best swap made (chained, when
+    it found one and the budget allows), or finish."""
+    state = doctor.state
+    steps = state.setdefault("steps", [])
+    number = len(steps) + 1
+    steps.append(
+        {
+            "step": number,
+            **verdict,
+            "games": doctor.games_spent - state.get("step_spent", 0),
+        }
+    )
+    if doctor.chain and verdict["improved"] and number < MAX_STEPS and _chain_room(doctor):
+        state["working"] = _with_swap(working_change(doctor), verdict["swaps"][0])
+        state["step_spent"] = doctor.games_spent
+        doctor.round += 1
+        state["round0"] = doctor.round
+        for key in ("cuts", "family", "alive", "totals", "history", "p_adjusted"):
+            state.pop(key, None)
+        remaining = doctor.budget - doctor.games_spent
+        games = max(MIN_GAMES, int(remaining * FIRST_SHARE) // len(doctor.gauntlet))
+        run = _stage_run(
+            doctor, players=[_player(doctor, state["working"]), *doctor.gauntlet],
+            kind=SimulationRun.Kind.GAUNTLET, games=games, rnd=doctor.round,
+        )  # fmt: skip
+        DoctorStage.objects.create(doctor=doctor, run=run, round=doctor.round)
+        return
+    _finish(doctor, result=_result(doctor))
+
+
+def _result(doctor: DoctorRun) -> dict[str, Any]:
+    """The search's result: the first step's verdict at the top (its suggestions are swaps of
+    the deck as it is), every step in `steps`, and the games spent and left."""
+    steps = doctor.state["steps"]
+    first = {k: v for k, v in steps[0].items() if k not in ("step", "games")}
+    return {
+        **first,
+        "steps": steps,
+        "games_spent": doctor.games_spent,
+        "budget_left": doctor.budget - doctor.games_spent,
+    }
+
+
+# --- cancel, apply, in-process -----------------------------------------------------------------
+
+
+def doctor_cancel(*, doctor: DoctorRun) -> DoctorRun:
+    """Cancel a doctor run and its active stage runs (a finished one is left as it is)."""
+    with transaction.atomic():
+        updated = DoctorRun.objects.filter(pk=doctor.pk, status__in=DoctorRun.ACTIVE).update(
+            status=DoctorRun.Status.CANCELLED, finished_at=timezone.now()
+        )
+    if updated:
+        for run in SimulationRun.objects.filter(
+            doctor__doctor=doctor, status__in=SimulationRun.ACTIVE
+        ):
+            runs.run_cancel(run=run)
+    doctor.refresh_from_db()
+    return doctor
+
+
+def chain_swaps(doctor: DoctorRun) -> list[dict[str, Any]]:
+    """The chain: the best swap of each step that found one, in order (each a swap of the deck
+    with the swaps before it made)."""
+    steps = (doctor.result or {}).get("steps") or []
+    return [step["swaps"][0] for step in steps if step["improved"]]
+
+
+@transaction.atomic
+def doctor_apply(*, doctor: DoctorRun, index: int | None = None, steps: int | None = None):
+    """Make suggestion `index` of the first step, or the chain's first `steps` swaps, on the
+    deck and save it as a new version with a note naming every swap."""
+    if (index is None) == (steps is None):
+        raise refuse("Give either swap (a suggestion) or steps (the chain's first swaps).")
+    if steps is not None:
+        chain = chain_swaps(doctor)
+        if type(steps) is not int or not 1 <= steps <= len(chain):
+            raise refuse(
+                "No such step of this deck doctor run's chain.", code="not_found", attr="steps"
+            )
+        chosen, attr = chain[:steps], "steps"
+    else:
+        swaps = [s for s in (doctor.result or {}).get("swaps", []) if s["significant"]]
+        if type(index) is not int or not 0 <= index < len(swaps):
+            raise refuse(
+                "No such suggestion of this deck doctor run.", code="not_found", attr="swap"
+            )
+        chosen, attr = [swaps[index]], "swap"
+    cards, _ = deck_contents(doctor.deck)
+    for swap in chosen:
+        if cards.get(swap["cut"], 0) < 1:
+            raise refuse(
+                f"The deck no longer holds {swap['cut_name']}: it changed since.",
+                code="deck_changed", attr=attr,
+            )  # fmt: skip
+        cards[swap["cut"]] -= 1
+        if not cards[swap["cut"]]:
+            del cards[swap["cut"]]
+        cards[swap["add"]] = cards.get(swap["add"], 0) + 1
+    deck = deck_update(deck=doctor.deck, cards=cards, keep_version=False)
+    note = "; ".join(f"\u22121 {s['cut_name']}, +1 {s['add_name']}" for s in chosen)
+    return deck_version_save(deck=deck, note=f"Deck doctor: {note}")
+
+
+def doctor_execute_locally(*, doctor: DoctorRun) -> DoctorRun:
+    """Play every stage of `doctor` in this process (tests, benchmarks): the same runs and
+    `chunk_execute` a worker uses, advanced by the same `doctor_advance`."""
+    while True:
+        doctor.refresh_from_db()
+        if not doctor.is_active:
+            return doctor
+        played = 0
+        for stage in DoctorStage.objects.filter(doctor=doctor, round=doctor.round):
+            if stage.run.is_active:
+                runs.run_execute_locally(run=stage.run)
+                played += 1
+        # Outside a test's transaction the hook has advanced it already; this is then a no-op.
+        if not doctor_advance(doctor_id=doctor.pk) and not played:
+            doctor.refresh_from_db()
+            return doctor
+
+
+# The doctor follows runs (simulator/runs/followers.py): a stage run that ends advances its
+# doctor at once, and the reconciler's tick advances a doctor whose hook was lost.
+FOLLOWER = Follower(
+    name="doctor",
+    run_ended=lambda run_id: doctor_advance_for_run(run_id=run_id),
+    due=doctors_due,
+    advance=lambda doctor_id: doctor_advance(doctor_id=doctor_id),
+)

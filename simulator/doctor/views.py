@@ -1,0 +1,194 @@
+"""The deck doctor's pages (#18): the form on a deck, the run with its progress and suggestions,
+cancel and apply. Thin: the service is simulator/doctor/services.py, the reads
+simulator/doctor/selectors.py."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from cards.models import StarterDeck
+from config.api import DomainError
+from decks.models import Deck
+from simulator.doctor import selectors
+from simulator.doctor import services as doctors
+from simulator.doctor.models import DoctorRun
+from simulator.engine.core.registry import bot_label
+from simulator.games import deck_game
+
+OPPONENT_ROWS = 3
+BUDGETS = (2_000, 6_000, 12_000, 30_000)
+ATTR_WORDS = {"deck": "Your deck", "budget": "Budget", "source": "Added cards", "format": "Format"}
+
+
+def _attr_words(attr: str | None) -> str:
+    if not attr:
+        return ""
+    head, _, rest = attr.partition(".")
+    if head == "gauntlet" and rest:
+        return f"Opponent {int(rest.split('.')[0]) + 1}"
+    return ATTR_WORDS.get(head, "")
+
+
+def _opponent_choices(user) -> list[tuple[str, str]]:
+    starters = [
+        (f"starter:{s.code}", f"{s.name} (starter deck)") for s in StarterDeck.objects.all()
+    ]
+    mine = [
+        (f"deck:{d.pk}", f"{d.name} (your deck, version {d.version})")
+        for d in Deck.objects.filter(owner=user).order_by("name", "pk")
+    ]
+    return starters + mine
+
+
+def _gauntlet_from_post(post) -> list[dict]:
+    gauntlet = []
+    for row in range(OPPONENT_ROWS):
+        choice = post.get(f"opponent_{row}", "")
+        kind, _, value = choice.partition(":")
+        if kind not in ("starter", "deck") or not value:
+            continue
+        bot = post.get(f"bot_{row}") or "heuristic"
+        gauntlet.append(
+            {kind: int(value) if kind == "deck" and value.isdigit() else value, "bot": bot}
+        )
+    return gauntlet
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def doctor_new(request, deck_id: int):
+    """The form on one of my decks: format, gauntlet, where added cards come from, budget."""
+    deck = get_object_or_404(Deck.objects.filter(owner=request.user), pk=deck_id)
+    problems: list[dict] = []
+    post = request.POST if request.method == "POST" else None
+    if post is not None:
+        try:
+            budget = int(post.get("budget", ""))
+        except ValueError:
+            budget = 0
+        try:
+            doctor, _ = doctors.doctor_create(
+                owner=request.user, deck_id=deck.pk, format=post.get("format", ""),
+                gauntlet=_gauntlet_from_post(post), source=post.get("source", ""),
+                budget=budget, bot=post.get("bot") or "heuristic", chain=post.get("chain") == "on",
+                idempotency_key=post.get("idempotency_key") or None,
+            )  # fmt: skip
+            return redirect("simulator:doctor", pk=doctor.pk)
+        except DomainError as exc:
+            problems = [
+                {"where": _attr_words(p.get("attr")), "detail": p["detail"]} for p in exc.problems
+            ]
+    bots = sorted(deck_game().spec.bots)
+    context = {
+        "deck": deck,
+        "formats": list(deck_game().formats.items()),
+        "chosen_format": (post or {}).get("format") or deck.format,
+        "sources": DoctorRun.Source.choices,
+        "chosen_source": (post or {}).get("source") or DoctorRun.Source.FORMAT,
+        "budgets": BUDGETS,
+        "chosen_budget": (post or {}).get("budget") or str(BUDGETS[2]),
+        "opponents": _opponent_choices(request.user),
+        "rows": [
+            {
+                "index": i,
+                "chosen": (post or {}).get(f"opponent_{i}", "starter:HSD-S2" if i == 0 else ""),
+                "bot": (post or {}).get(f"bot_{i}", "heuristic"),
+            }
+            for i in range(OPPONENT_ROWS)
+        ],
+        "bots": [(b, bot_label(b)[0]) for b in bots],
+        "problems": problems,
+        "chain": post is None or post.get("chain") == "on",
+        "max_steps": doctors.MAX_STEPS,
+        "earlier": DoctorRun.objects.filter(owner=request.user, deck=deck)[:10],
+    }
+    return render(request, "simulator/doctor/new.html", context, status=400 if problems else 200)
+
+
+def _swap_rows(doctor: DoctorRun, swaps: list[dict], *, first: bool) -> list[dict]:
+    """A step's swaps for the page, each with a replay that shows the difference; the first
+    step's suggestions each with the index `apply` takes."""
+    out = []
+    suggested = 0
+    for swap in swaps:
+        stage = doctor.stages.filter(run_id=swap["run"]).select_related("run").first()
+        sample = selectors.doctor_replay_sample(stage.run) if stage else None
+        index = suggested if first and swap["significant"] else None
+        out.append({**swap, "apply_index": index, "sample": sample})
+        suggested += 1 if swap["significant"] else 0
+    return out
+
+
+def _steps(doctor: DoctorRun) -> list[dict]:
+    """The search's steps in order, each with its swaps; a step after the first that found a
+    better swap can be applied with the steps before it (the chain's prefix)."""
+    result = doctor.result or {}
+    steps = result.get("steps") or [{"step": 1, **result}]
+    out = []
+    for step in steps:
+        number = step.get("step", 1)
+        out.append(
+            {
+                **step,
+                "number": number,
+                "rows": _swap_rows(doctor, step.get("swaps", []), first=number == 1),
+                "best": step["swaps"][0] if step.get("improved") else None,
+            }
+        )
+    return out
+
+
+@login_required
+def doctor_detail(request, pk: int):
+    """A doctor run: what was asked, its progress, and once done the suggestions."""
+    doctor = selectors.doctor_get(owner=request.user, pk=pk)
+    return render(request, "simulator/doctor/detail.html", _detail_context(doctor))
+
+
+def _detail_context(doctor: DoctorRun) -> dict:
+    names = dict(deck_game().formats)
+    return {
+        "doctor": doctor,
+        "format_label": names.get(doctor.format, doctor.format),
+        "steps": _steps(doctor) if doctor.status == DoctorRun.Status.DONE and doctor.result else [],
+        "chain": doctors.chain_swaps(doctor) if doctor.status == DoctorRun.Status.DONE else [],
+        "percent": round(100 * doctor.progress),
+        "step": len(doctor.state.get("steps", [])) + 1,
+        "look": doctor.round - doctor.state.get("round0", 0),
+    }
+
+
+@login_required
+def doctor_progress(request, pk: int):
+    """The htmx fragment the page polls every second until the search ends."""
+    doctor = selectors.doctor_get(owner=request.user, pk=pk)
+    return render(request, "simulator/doctor/_progress.html", _detail_context(doctor))
+
+
+@login_required
+@require_POST
+def doctor_cancel(request, pk: int):
+    doctor = doctors.doctor_cancel(doctor=selectors.doctor_get(owner=request.user, pk=pk))
+    messages.info(request, f"The deck doctor is {doctor.get_status_display().lower()}.")
+    return redirect("simulator:doctor", pk=doctor.pk)
+
+
+@login_required
+@require_POST
+def doctor_apply(request, pk: int):
+    """Make a suggestion, or the chain's first swaps, on the deck: a new version with the note
+    "Deck doctor: −1 X, +1 Y" naming every swap."""
+    doctor = selectors.doctor_get(owner=request.user, pk=pk)
+    try:
+        if "steps" in request.POST:
+            version = doctors.doctor_apply(doctor=doctor, steps=int(request.POST["steps"]))
+        else:
+            version = doctors.doctor_apply(doctor=doctor, index=int(request.POST.get("swap", "-1")))
+    except (DomainError, ValueError) as exc:
+        messages.error(request, getattr(exc, "detail", "No such suggestion."))
+        return redirect("simulator:doctor", pk=doctor.pk)
+    messages.success(request, f"Saved as version {version.number}: {version.note}.")
+    return redirect("decks:detail", pk=doctor.deck_id)

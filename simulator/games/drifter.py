@@ -1,0 +1,217 @@
+"""High Stakes Drifter for the service: formats and variants, decks validated for the run's
+format, the card catalogue from the database (pinned per run by its version), the engine's
+Rules and Seat objects, and its table as one seat sees it (simulator/games/drifter_table.py)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from decks import engine_catalogue
+from simulator.engine.core.errors import RulesError
+from simulator.engine.drifter import Rules, Seat, replay
+from simulator.engine.drifter import formats as drifter_formats
+from simulator.engine.drifter import variants as drifter_variants
+from simulator.engine.drifter.bots import SearchBot
+from simulator.engine.drifter.narrate import narrate_events
+from simulator.games.base import CatalogueChanged, GameService, PreparedRules
+from simulator.games.drifter_table import drifter_action_label, drifter_table_view
+from simulator.games.plans import PlanPlayer, Problem
+from simulator.games.players import apply_change, deck_source
+from simulator.games.problems import RunRefused, refuse
+
+
+class Spec(GameService):
+    # Seconds a game, compiled (`game_cost`) and as pure Python (`pure_game_cost`): heads-up
+    # starter decks on one core plus a quarter for play_chunk's bookkeeping, measured with
+    # benchmarks/simulations.py (figures and date: docs/performance.md, "Simulation chunks").
+    # Chunks are sized from these until a plan's kind has measured costs of its own.
+    game_cost = {
+        "random": 0.00023,
+        "heuristic": 0.0007,
+        "search": 0.017,
+    }
+    pure_game_cost = {
+        "random": 0.0011,
+        "heuristic": 0.0047,
+        "search": 0.049,
+    }
+    formats = drifter_formats.FORMAT_LABELS
+    play_variants = tuple(drifter_variants.PLAY_VARIANTS)
+    format_notes = {
+        drifter_formats.STANDARD: f"{drifter_formats.DECK_SIZE} cards, copies limited by rarity "
+        "(three of a common, two of an uncommon, one of a rare), kicker chips worth "
+        f"${drifter_formats.KICKER_VALUE} in all.",
+        **{v: drifter_variants.VARIANT_NOTES[v] for v in drifter_variants.DECK_VARIANTS},
+    }
+    variant_labels = drifter_variants.VARIANT_LABELS
+    variant_notes = drifter_variants.VARIANT_NOTES
+
+    def prepare_rules(self, fmt: str, variants: list[str]) -> PreparedRules:
+        deck_variants, problems = drifter_formats.parse_format(fmt or drifter_formats.STANDARD)
+        if problems:
+            raise RunRefused(problems=[p.as_dict() for p in problems])
+        try:
+            # Seat 0 always goes first; the seat rotation (runner.rotation) moves the decks,
+            # so each goes first once in every n consecutive games.
+            rules = Rules(variants=frozenset(deck_variants) | frozenset(variants), first_player=0)
+        except RulesError as exc:
+            raise refuse(str(exc), attr="variants") from None
+        play = sorted(rules.variants - deck_variants)
+        return PreparedRules(
+            format=drifter_formats.format_name(deck_variants), variants=play, rules=rules.to_json()
+        )
+
+    def prepare_player(
+        self, *, owner: Any, data: dict[str, Any], index: int, bot: str, prepared: PreparedRules
+    ) -> tuple[PlanPlayer, list[Problem]]:
+        attr = f"players.{index}"
+        problems: list[Problem] = []
+        if not any(data.get(k) for k in ("deck", "public_deck", "starter", "draft_bot")):
+            problems.append(
+                {"code": "required", "detail": "Give a deck, a public deck or a starter deck.",
+                 "attr": attr}
+            )  # fmt: skip
+            return {"label": "", "bot": bot, "source": None}, problems
+        name, cards, chips, pool, source = deck_source(owner, data, attr)
+        before = [code for code, qty in cards.items() for _ in range(qty)]
+        problems += apply_change(cards, data.get("remove"), -1, f"{attr}.remove")
+        problems += apply_change(cards, data.get("add"), +1, f"{attr}.add")
+        changed = bool(data.get("add") or data.get("remove"))
+        for problem in drifter_formats.validate_deck(
+            fmt=prepared.format, cards=cards, kicker_chips=chips, catalogue=self.catalogue(),
+            pool=pool, starter=source.startswith("starter:"),
+        ):  # fmt: skip
+            error = cast(Problem, problem.as_dict())
+            error["attr"] = f"{attr}.{error['attr']}" if error.get("attr") else attr
+            problems.append(error)
+        label = data.get("label") or (f"{name} (changed)" if changed else name)
+        seat = {
+            "name": str(label)[:100],
+            "deck": _in_place(before, cards),
+            "chips": [code for code, qty in chips.items() for _ in range(qty)],
+            "bot": bot,
+        }
+        player: PlanPlayer = {
+            "label": str(label)[:100],
+            "bot": bot,
+            "source": source,
+            "seat": seat,
+            "change": {"add": data.get("add") or {}, "remove": data.get("remove") or {}},
+        }
+        return player, problems
+
+    def catalogue_version(self) -> int | None:
+        return engine_catalogue.catalogue_version()
+
+    def catalogue(self, version: int | None = None) -> Any:
+        """The database's catalogue; CatalogueChanged if a plan pinned another version (a plan
+        made before versions were pinned, `None`, plays with the current one)."""
+        current, catalogue = engine_catalogue.versioned_catalogue()
+        if version is not None and version != current:
+            raise CatalogueChanged(version, current)
+        return catalogue
+
+    def engine_rules(self, rules: dict[str, Any]) -> Any:
+        return Rules.from_json(rules or {})
+
+    def engine_seat(self, player: PlanPlayer) -> Any:
+        data = dict(player["seat"])
+        data["bot"] = player["bot"]
+        return Seat.from_json(data)
+
+    def new_game(
+        self, seats: list[Any], rules: Any, seed: int, record: bool, catalogue: Any
+    ) -> Any:
+        kwargs: dict[str, Any] = {}
+        if catalogue is not None:
+            kwargs["catalogue"] = catalogue
+        return self.spec.new_game(seats=seats, rules=rules, seed=seed, record=record, **kwargs)
+
+    # The search bot's rollouts per decision (simulator/engine/drifter/bots.py, SearchBot):
+    # 24 by default; 400 keeps one decision of a heads-up game near a second on one core.
+    bot_budgets = {"search": (24, 400)}
+
+    def rebuild(self, record: dict[str, Any], catalogue: Any = None) -> Any:
+        return replay(record, catalogue=catalogue, narrate=True)
+
+    def make_bot(self, name: str, seat: int, seed: int, budget: int | None = None) -> Any:
+        if name == "search" and budget is not None:
+            return SearchBot(seed, rollouts=budget)
+        return super().make_bot(name, seat, seed, budget)
+
+    def card_codes(self) -> list[str]:
+        return list(self.catalogue().card_by_code)
+
+    def deck_problems(
+        self, *, fmt: str, cards: dict[str, int], kicker_chips: dict[str, int], pool: Any = None
+    ) -> list[Any]:
+        """The deck validator's problems (`formats.validate_deck`, the one rules module)."""
+        return drifter_formats.validate_deck(
+            fmt=fmt, cards=cards, kicker_chips=kicker_chips, catalogue=self.catalogue(), pool=pool
+        )
+
+    def card_names(self, codes: set[str]) -> dict[str, str]:
+        if not codes:
+            return {}
+        by_code = self.catalogue().card_by_code
+        return {c: by_code[c].name for c in codes if c in by_code}
+
+    def replay_state(self, record: dict[str, Any], catalogue: Any = None) -> Any:
+        """The record replayed with no RNG on the database's catalogue (the one the
+        simulation played with, not the files), keeping the narration events."""
+        return replay(
+            record, catalogue=catalogue if catalogue is not None else self.catalogue(),
+            narrate=True,
+        )  # fmt: skip
+
+    # --- the table ---------------------------------------------------------------------------
+
+    def table_view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """The table as `seat` sees it (None: every card face up): each seat's stake, hand,
+        kicker chips and deadwood, the saloon and the street with every dude's gear and kicker
+        chips, the fortunes, the pot and whose turn it is. A card `seat` may not see is
+        `{"hidden": true}`; decks are counts."""
+        return drifter_table_view(state, seat)
+
+    def action_label(self, state: Any, action: Any) -> str:
+        return drifter_action_label(state, action)
+
+    def table_log(self, state: Any, seat: int | None) -> list[str]:
+        """The narration so far; to a seat, a card it could not see when it happened is "a
+        concealed dude" (or card). A state kept without narration is replayed from its record
+        with it."""
+        if state.log is None:
+            state = replay(state.record(), catalogue=state.cat, narrate=True)
+        names = [s.name for s in state.seats]
+        if seat is None:
+            return narrate_events(state.log, names)
+        cards = [(c.owner, c.printed.is_dude) for c in state.cards]
+        return narrate_events(state.log, names, viewer=seat, cards=cards)
+
+
+def _in_place(before: list[str], after: dict[str, int]) -> list[str]:
+    """The changed deck as a list in which each added copy takes a removed copy's place.
+
+    A what-if's changed deck is shuffled by the same seed as the deck it changes; a list of
+    the same length in the same order but for the swapped cards gets the same permutation, so
+    the two decks deal the same cards except where the change lies (common random numbers
+    that hold card by card, not only seed by seed). Without this a swap shifted every later
+    card and each pair of games differed throughout.
+    """
+    left = dict(after)
+    slots: list[str | None] = []
+    for code in before:
+        if left.get(code, 0) > 0:
+            left[code] -= 1
+            slots.append(code)
+        else:
+            slots.append(None)  # a removed copy: an added card takes its place
+    added = [code for code, qty in left.items() for _ in range(qty)]
+    out: list[str] = []
+    for slot in slots:
+        if slot is None:
+            if added:
+                out.append(added.pop(0))
+        else:
+            out.append(slot)
+    return out + added

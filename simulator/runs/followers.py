@@ -1,0 +1,40 @@
+"""Features whose work follows runs: they hear when a run ends and when the reconciler ticks.
+
+The run service knows nothing of the deck doctor (or of any feature built on runs, such as the
+metagame lab): such a feature makes its work of ordinary runs and registers a `Follower` here
+when the app starts (`simulator/apps.py`). The run service then
+
+- calls `run_ended(run_id)` of each follower once a run has ended (a prompt hook after the
+  commit; a worker killed in between loses it, which the next tick makes good), and
+- on every reconciler tick (`services.runs_reconcile_due`) asks each follower for the `due`
+  ids of its own objects, in the same one query as the runs due, and calls `advance(id)` for
+  each; `advance` returns how many it advanced (0 or 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+
+@dataclass(frozen=True)
+class Follower:
+    name: str
+    run_ended: Callable[[int], None]
+    due: Callable[[], QuerySet]
+    advance: Callable[[int], int]
+
+
+_FOLLOWERS: dict[str, Follower] = {}
+
+
+def follow(follower: Follower) -> None:
+    """Register a follower (again under the same name: replaced)."""
+    _FOLLOWERS[follower.name] = follower
+
+
+def followers() -> list[Follower]:
+    """The registered followers, in the order they registered."""
+    return list(_FOLLOWERS.values())

@@ -1,0 +1,185 @@
+"""The runs as people read them: players named for the pages, the results page's summary in
+sentences, its matchup grid's colours and charts, a run's rules in words. Presentation, built on
+the selectors' report (`selectors.run_report`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from decks.models import Deck
+from simulator.engine.core.registry import bot_label
+from simulator.games import service_for
+from simulator.runs.models import SimulationRun
+from simulator.runs.selectors import run_report
+
+
+def player_name(player: Mapping[str, Any], index: int) -> str:
+    """A player's name as the pages show it: its label, without the bot where the label is
+    only the default "Player 2 (random)" (the pages name the bot beside it)."""
+    label = player["label"]
+    default = f"Player {index + 1} ({player['bot']})"
+    return f"Player {index + 1}" if label == default else label
+
+
+def player_names(players: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Every player's name (player_name), two of one name told apart by their bots and, if
+    that is not enough, by their numbers: "Frontier Patrol (random bot)"."""
+    plain = [player_name(p, i) for i, p in enumerate(players)]
+    names = [
+        f"{name} ({bot_name(p['bot']).lower()})" if plain.count(name) > 1 else name
+        for name, p in zip(plain, players, strict=True)
+    ]
+    return [f"{n}, player {i + 1}" if names.count(n) > 1 else n for i, n in enumerate(names)]
+
+
+def bot_name(bot: str) -> str:
+    """A bot as people name it: "Heuristic bot" for `heuristic`."""
+    return f"{bot_label(bot)[0]} bot"
+
+
+def _bot_beside(name: str, bot: str) -> str:
+    # The bot named beside a player, unless its name already says it (player_names).
+    words = bot_name(bot)
+    return "" if name.endswith(f"({words.lower()})") else words
+
+
+def source_text(source: str | None, owner: Any) -> tuple[str, str | None]:
+    """(what a player's deck is, a link to it or None) in words: "starter deck", "your deck"
+    (linked), "a public deck", "a draft bot's deck"; ("", None) for a game without decks."""
+    kind, _, ref = (source or "").partition(":")
+    if kind == "starter":
+        return "starter deck", None
+    if kind == "draft":
+        return "a bot's deck from a draft", None
+    if kind == "deck" and ref.isdigit():
+        deck = Deck.objects.filter(pk=int(ref)).only("owner_id", "is_public").first()
+        if deck is None:
+            return "a deck since deleted", None
+        if deck.owner_id == owner.pk:
+            return "your deck", deck.get_absolute_url()
+        return ("a public deck", deck.get_absolute_url()) if deck.is_public else ("a deck", None)
+    return "", None
+
+
+def _heat(value: float) -> str:
+    # Rust below 50%, sage above, paler the closer to even (the site's palette).
+    t = max(-1.0, min(1.0, (value - 0.5) * 2))
+    base = (79, 107, 74) if t >= 0 else (140, 59, 31)  # --sage, --rust
+    r, g, b = (round(255 - (255 - c) * abs(t) * 0.6) for c in base)
+    return f"rgb({r} {g} {b})"
+
+
+def _verdict(ranked: list[dict[str, Any]], games: int) -> str:
+    """Whether the best win rate is clearly ahead, in words: who is too close to call."""
+    if len(ranked) < 2 or ranked[0]["rate"]["low"] is None:
+        return ""
+    best = ranked[0]
+    close = [
+        p["name"]
+        for p in ranked[1:]
+        if p["rate"]["high"] is None or p["rate"]["high"] >= best["rate"]["low"]
+    ]
+    if not close:
+        return f"{best['name']} is clearly ahead: its interval is above everyone else's."
+    who = close[0] if len(close) == 1 else ", ".join(close[:-1]) + " and " + close[-1]
+    return (
+        f"{best['name']} leads, but {who} {'is' if len(close) == 1 else 'are'} too close to "
+        f"call after {games:,} games: more games narrow the intervals."
+    )
+
+
+def _change_text(run: SimulationRun) -> str:
+    """A what-if's change to deck A in card names: "+1 Calamity Jane, −1 Doc Holliday"."""
+    players = run.plan.get("players", [])
+    if run.kind != SimulationRun.Kind.WHAT_IF or len(players) < 2:
+        return ""
+    change = players[1].get("change")
+    if not change:
+        return ""
+    added, removed = change.get("add") or {}, change.get("remove") or {}
+    names = service_for(run.game).card_names(set(added) | set(removed))
+    words = [f"+{qty} {names.get(code, code)}" for code, qty in added.items()]
+    words += [f"\u2212{qty} {names.get(code, code)}" for code, qty in removed.items()]
+    return ", ".join(words)
+
+
+def results_page(run: SimulationRun) -> dict[str, Any]:
+    """Everything the results page shows: the report, the players named for people, a summary
+    in sentences (best first), the matchup grid coloured by win rate and the charts."""
+    report = run_report(run)
+    names = player_names(report["players"])
+    players: list[dict[str, Any]] = []
+    for p in report["players"]:
+        if not p.get("games"):
+            continue
+        source, link = source_text(p.get("source"), run.owner)
+        players.append(
+            {
+                **p,
+                "name": names[p["index"]],
+                "bot_name": _bot_beside(names[p["index"]], p["bot"]),
+                "source_text": source,
+                "link": link,
+                "rate": p["win_rate"],
+            }
+        )
+    ranked = sorted(players, key=lambda p: -(p["rate"]["rate"] or 0))
+    grid = None
+    if report["matrix"] and len(report["matchups"]) > 1:
+        grid = [
+            {
+                "name": names[i],
+                "cells": [
+                    None
+                    if cell is None or cell["rate"] is None
+                    else {"rate": cell, "colour": _heat(cell["rate"]), "against": names[j]}
+                    for j, cell in enumerate(row)
+                ],
+            }
+            for i, row in enumerate(report["matrix"])
+        ]
+    samples = []
+    for sample in run.samples.all()[:40]:
+        labels = (
+            [names[p] for p in report["matchups"][sample.matchup]["players"]]
+            if sample.matchup < len(report["matchups"])
+            else []
+        )
+        samples.append({"sample": sample, "players": labels})
+    return {
+        "report": report,
+        "change": _change_text(run),
+        "names": names,
+        "players": players,
+        "ranked": ranked,
+        "verdict": _verdict(ranked, report["games"]),
+        "has_stakes": any(p.get("stakes") for p in players),
+        "has_first": any(p["first"]["n"] and p["other"]["n"] for p in players),
+        "stats": sorted({s for p in players for s in p.get("shootouts_by_stat") or {}}),
+        "grid": grid,
+        "samples": samples,
+        "charts": service_for(run.game).charts(report, names),
+    }
+
+
+def run_players(run: SimulationRun) -> list[dict[str, Any]]:
+    """The run's players as its page lists them: name, bot and deck in words."""
+    out = []
+    players = run.plan.get("players", [])
+    names = player_names(players)
+    for i, p in enumerate(players):
+        source, link = source_text(p.get("source"), run.owner)
+        bot = _bot_beside(names[i], p["bot"])
+        out.append({"name": names[i], "bot_name": bot, "source_text": source, "link": link})
+    return out
+
+
+def run_rules_text(run: SimulationRun) -> list[str]:
+    """The game, its format and its variants as people name them."""
+    service = service_for(run.game)
+    parts = [service.title]
+    if run.format:
+        parts.append(" + ".join(service.formats.get(f, f) for f in run.format.split("+")))
+    parts += [service.variant_labels.get(v, v) for v in run.variants or []]
+    return parts

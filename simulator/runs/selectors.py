@@ -1,0 +1,254 @@
+"""Reads of the simulation service: runs scoped to their owner, and the report of a run.
+
+The report is computed from the run's merged aggregate (sums, counts and exact-value
+histograms) on every read: nothing per game is stored but the sampled records.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django.db.models import QuerySet
+from django.http import Http404
+
+from simulator.games import service_for
+from simulator.games.plans import (
+    CardRow,
+    Length,
+    MatchupRow,
+    Plan,
+    PlayerRow,
+    PositionAggregate,
+    Rate,
+    Report,
+    RunAggregate,
+)
+from simulator.runs.models import GameSample, SimulationRun
+from simulator.runs.stats import (
+    histogram_bins,
+    mean_interval,
+    mean_of,
+    merge_all,
+    paired_test,
+    quantiles,
+    rate,
+)
+
+
+def run_list(*, owner) -> QuerySet[SimulationRun]:
+    """`owner`'s runs, newest first (anonymous: none)."""
+    if not getattr(owner, "is_authenticated", False):
+        return SimulationRun.objects.none()
+    return SimulationRun.objects.filter(owner=owner).defer("aggregate")
+
+
+def run_get(*, owner, pk: Any, with_results: bool = True) -> SimulationRun:
+    """One of `owner`'s runs; Http404 for anyone else's (it is nobody else's business), and for
+    a `pk` that is no run's. `with_results=False` leaves the merged results unread (a status
+    read)."""
+    if not getattr(owner, "is_authenticated", False):
+        raise Http404("No such run.")
+    runs = SimulationRun.objects.filter(owner=owner)
+    try:
+        return (runs if with_results else runs.defer("aggregate")).get(pk=int(pk))
+    except (SimulationRun.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such run.") from None
+
+
+def sample_get(*, run: SimulationRun, pk: Any) -> GameSample:
+    """A sampled game record of `run`; Http404 if there is no such sample."""
+    try:
+        return run.samples.get(pk=int(pk))
+    except (GameSample.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such game.") from None
+
+
+def _player_rates(entry: PositionAggregate) -> dict[str, Any]:
+    games = entry["games"]
+    return {
+        "games": games,
+        "wins": entry["wins"],
+        "losses": entry["losses"],
+        "ties": entry["ties"],
+        "win_rate": rate(entry["wins"], games),
+        "first": rate(entry["first_wins"], entry["first_games"]),
+        "other": rate(entry["other_wins"], entry["other_games"]),
+    }
+
+
+def _cards(entry: PositionAggregate, names: dict[str, str]) -> list[CardRow]:
+    """Per card: win rate when played vs not, and chips won per shootout it took part in."""
+    rows: list[CardRow] = []
+    for code, card in entry["cards"].items():
+        played = rate(card["wins"], card["games"])
+        not_played = rate(entry["wins"] - card["wins"], entry["games"] - card["games"])
+        delta = (
+            played["rate"] - not_played["rate"]
+            if played["rate"] is not None and not_played["rate"] is not None
+            else None
+        )
+        rows.append(
+            {
+                "code": code,
+                "name": names.get(code, code),
+                "played": played,
+                "not_played": not_played,
+                "delta": delta,
+                "enough": played["enough"] and not_played["enough"],
+                "chips_per_shootout": mean_interval(
+                    card["shootouts"], card["chips"], card["chips_sq"]
+                ),
+            }
+        )
+    rows.sort(key=lambda r: (not r["enough"], -(r["delta"] or 0), r["code"]))
+    return rows
+
+
+def _length(counts: dict[str, int]) -> Length | None:
+    if not counts:
+        return None
+    median, p90 = quantiles(counts, (0.5, 0.9))
+    return {
+        "mean": mean_of(counts),
+        "median": median,
+        "p90": p90,
+        "histogram": histogram_bins(counts),
+    }
+
+
+def run_report(run: SimulationRun) -> Report:
+    """Everything the results page and the API show, computed from the merged aggregate."""
+    plan: Plan = run.plan
+    players = plan["players"]
+    matchups = plan["matchups"]
+    agg = cast(RunAggregate, run.aggregate or {})
+    magg = agg.get("matchups") or []
+    per_player: list[list[PositionAggregate]] = [[] for _ in players]
+    for m, matchup in enumerate(matchups):
+        if m >= len(magg):
+            continue
+        for pos, p in enumerate(matchup):
+            per_player[p].append(magg[m]["positions"][pos])
+    codes = {c for m in magg for pos in m["positions"] for c in pos["cards"]}
+    names = service_for(run.game).card_names(codes)
+    report_players: list[PlayerRow] = []
+    for index, player in enumerate(players):
+        entry: PositionAggregate | None = merge_all(per_player[index])
+        row: PlayerRow = {
+            "index": index,
+            "label": player["label"],
+            "bot": player["bot"],
+            "source": player.get("source"),
+            "games": 0,
+        }
+        if entry is None:
+            report_players.append(row)
+            continue
+        row.update(_player_rates(entry))  # type: ignore[typeddict-item]
+        row["stakes"] = {
+            "mean": mean_of(entry["stakes"]),
+            "histogram": histogram_bins(entry["stakes"]),
+        } if entry["stakes"] else None  # fmt: skip
+        row["shootouts_by_stat"] = {
+            stat: rate(won, total)
+            for stat, (won, total) in sorted(entry["shootouts_by_stat"].items())
+        }
+        row["cards"] = _cards(entry, names)
+        report_players.append(row)
+    turns = merge_all(m["turns"] for m in magg) or {}
+    shootouts = merge_all(m["shootouts"] for m in magg) or {}
+    matchup_rows: list[MatchupRow] = []
+    for m, matchup in enumerate(matchups):
+        if m >= len(magg):
+            continue
+        positions = magg[m]["positions"]
+        matchup_rows.append(
+            {
+                "index": m,
+                "players": matchup,
+                "labels": [players[p]["label"] for p in matchup],
+                "games": magg[m]["games"],
+                "draws": magg[m]["draws"],
+                "win_rates": [rate(pos["wins"], pos["games"]) for pos in positions],
+            }
+        )
+    report: Report = {
+        "games": agg.get("games", 0),
+        "players": report_players,
+        "turns": _length(turns),
+        "shootouts": _length(shootouts),
+        "matchups": matchup_rows,
+        "matrix": None,
+        "what_if": [],
+    }
+    if run.kind in (SimulationRun.Kind.ROUND_ROBIN, SimulationRun.Kind.GAUNTLET):
+        n = len(players)
+        matrix: list[list[Rate | None]] = [[None] * n for _ in range(n)]
+        for mrow in matchup_rows:
+            i, j = mrow["players"]
+            matrix[i][j] = mrow["win_rates"][0]
+            matrix[j][i] = mrow["win_rates"][1]
+        report["matrix"] = matrix
+    for k, (a, b) in enumerate(plan.get("pairs", [])):
+        pairs = agg.get("pairs") or []
+        pair = pairs[k] if k < len(pairs) else None
+        if pair is None or a >= len(matchup_rows):
+            continue
+        opponent = matchups[a][1]
+        report["what_if"].append(
+            {
+                "opponent": players[opponent]["label"],
+                "a": matchup_rows[a]["win_rates"][0],
+                "b": matchup_rows[b]["win_rates"][0],
+                "difference": paired_test(
+                    pair["n"], pair["sum_d"], pair["sum_d2"], pair["a_only"], pair["b_only"]
+                ),
+            }
+        )
+    return report
+
+
+def _pct(r: Rate | None) -> str:
+    if not r or r["rate"] is None or r["low"] is None or r["high"] is None:
+        return "   -  "
+    return f"{100 * r['rate']:5.1f}% [{100 * r['low']:4.1f}, {100 * r['high']:4.1f}]"
+
+
+def report_text(run: SimulationRun) -> str:
+    """The report as plain text (the `simulate` command prints it)."""
+    report = run_report(run)
+    lines = [
+        f"Run {run.pk}: {run.get_kind_display()} of {run.game}, {run.games_done:,} of "
+        f"{run.total_games:,} games, seed {run.seed}, {run.status}",
+        "",
+        f"{'player':32} {'games':>7} {'W':>6} {'L':>6} {'T':>5}  win rate [95% CI]",
+    ]
+    for p in report["players"]:
+        if not p.get("games"):
+            continue
+        lines.append(
+            f"{p['label'][:32]:32} {p['games']:7d} {p.get('wins', 0):6d} "
+            f"{p.get('losses', 0):6d} {p.get('ties', 0):5d}  {_pct(p.get('win_rate'))}  "
+            f"first {_pct(p.get('first'))}  other {_pct(p.get('other'))}"
+        )
+    for key, length in (("turns", report["turns"]), ("shootouts", report["shootouts"])):
+        if length:
+            lines.append(
+                f"{key}: mean {length['mean']:.1f}, median {length['median']}, "
+                f"90% below {length['p90']}"
+            )
+    if len(report["matchups"]) > 1:
+        lines.append("")
+        for row in report["matchups"]:
+            lines.append(
+                f"  {' vs '.join(row['labels'])}: {_pct(row['win_rates'][0])} ({row['games']})"
+            )
+    for w in report["what_if"]:
+        d = w["difference"]
+        lines.append(
+            f"what-if vs {w['opponent']}: A {_pct(w['a'])}, changed {_pct(w['b'])}, "
+            f"difference {d['mean']:+.3f} (p = {d['p']:.3g})"
+            if d["mean"] is not None
+            else f"what-if vs {w['opponent']}: no games"
+        )
+    return "\n".join(lines)

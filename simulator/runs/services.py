@@ -1,0 +1,641 @@
+"""Writes of the simulation service: creating, dispatching, executing, reconciling, finishing
+and cancelling runs. Lifecycle and guarantees: docs/simulations.md.
+
+The run's state lives in our tables. A chunk's result is inserted under a unique
+(run, chunk) constraint and merged into the run in the same transaction, with the run row
+locked, so a chunk that runs twice counts once and the run is finished exactly once.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import random
+import time
+import traceback
+from collections.abc import Callable
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from celery import current_app
+from django.db import IntegrityError, connections, transaction
+from django.db.models import CharField, F, Q, Value
+from django.utils import timezone
+
+from simulator.common import conf
+from simulator.engine.core.errors import RulesError
+from simulator.games import service_for
+from simulator.games.base import CatalogueChanged
+from simulator.games.plans import Plan, PlanPlayer, Problem
+from simulator.games.players import prepare_player
+from simulator.games.problems import RunRefused, refuse
+from simulator.games.runner import estimate_cost, play_chunk, sample_indices
+from simulator.runs.followers import followers
+from simulator.runs.models import (
+    ChunkResult,
+    GameSample,
+    SimulationChunk,
+    SimulationRun,
+    WorkerPing,
+)
+from simulator.runs.stats import merge
+
+log = logging.getLogger(__name__)
+Run = SimulationRun
+# The names the tasks are registered under (simulator/runs/tasks.py).
+PING = "simulator.ping"
+SIMULATE_CHUNK = "simulator.simulate_chunk"
+RECONCILE = "simulator.reconcile"
+Chunk = SimulationChunk
+MAX_GAMES_PER_MATCHUP = 1_000_000
+
+
+def _task(name: str) -> Any:
+    """A task of simulator/runs/tasks.py by its name. The tasks call this service, so the
+    service finds them in Celery's registry (SimulatorConfig.ready imports them) instead of
+    importing them back: the same task object, eager in tests where Celery is set so."""
+    return current_app.tasks[name]
+
+
+def worker_ping_send() -> WorkerPing:
+    """Create a ping and enqueue it for a worker once the row is committed."""
+    with transaction.atomic():
+        record = WorkerPing.objects.create()
+        transaction.on_commit(lambda: _task(PING).delay(record.pk))
+    return record
+
+
+# --- creating a run --------------------------------------------------------------------------
+
+
+def matchups_for(kind: str, n_players: int) -> tuple[list[list[int]], list[list[int]]]:
+    """The matchups (player indices per table) and what-if pairs of a run of `kind`.
+
+    match: everyone at one table. gauntlet: player 0 against each other player. round robin:
+    every pair. what-if: players 0 (A) and 1 (A changed) each against every opponent (players
+    2+, or A itself when there are none); pair k compares matchups 2k and 2k + 1.
+    """
+    if kind == Run.Kind.MATCH:
+        return [list(range(n_players))], []
+    if kind == Run.Kind.GAUNTLET:
+        return [[0, j] for j in range(1, n_players)], []
+    if kind == Run.Kind.ROUND_ROBIN:
+        return [[i, j] for i in range(n_players) for j in range(i + 1, n_players)], []
+    if kind == Run.Kind.WHAT_IF:
+        opponents = list(range(2, n_players)) or [0]
+        matchups: list[list[int]] = []
+        pairs: list[list[int]] = []
+        for opp in opponents:
+            pairs.append([len(matchups), len(matchups) + 1])
+            matchups += [[0, opp], [1, opp]]
+        return matchups, pairs
+    raise refuse(f"Unknown kind of run {kind!r}.", attr="kind")
+
+
+def _cost_key(game: str, players: list[PlanPlayer], matchups: list[list[int]]) -> str:
+    """What decides the cost of a game: the game, the bots and the table sizes."""
+    bots = sorted({players[p]["bot"] for m in matchups for p in m})
+    sizes = sorted({len(m) for m in matchups})
+    return f"{game}:{'+'.join(bots)}:{'+'.join(map(str, sizes))}"
+
+
+def _calibrated_cost(key: str, sample: int = 30) -> float | None:
+    """Seconds per game measured by recent chunks of runs like this one (None: no history).
+
+    The median of the last chunks' seconds per game, so chunk sizes follow the machine's real
+    speed (a slow bot, a loaded host) rather than a fixed estimate.
+    """
+    rows = list(
+        ChunkResult.objects.filter(run__plan__cost_key=key, games__gt=0)
+        .order_by("-pk")
+        .values_list("seconds", "games")[:sample]
+    )
+    if len(rows) < 3:
+        return None
+    per_game = sorted(seconds / games for seconds, games in rows)
+    return per_game[len(per_game) // 2]
+
+
+def _chunking(games: int, cost_per_game: float, matchups: int) -> tuple[int, int]:
+    """(chunk size in game indices, chunk count): about SIMULATION_CHUNK_SECONDS of work each.
+
+    A chunk plays its indices for every matchup, so one index costs `matchups` games.
+    """
+    cost_per_index = max(cost_per_game, 1e-9) * matchups
+    size = max(1, round(conf.get("SIMULATION_CHUNK_SECONDS") / cost_per_index))
+    size = min(size, games)
+    max_chunks = conf.get("SIMULATION_MAX_CHUNKS")
+    if -(-games // size) > max_chunks:
+        size = -(-games // max_chunks)
+    return size, -(-games // size)
+
+
+@transaction.atomic
+def run_create(
+    *,
+    owner,
+    game: str,
+    players: list[dict],
+    games: int,
+    kind: str = Run.Kind.MATCH,
+    seed: int | None = None,
+    format: str = "",
+    variants: list[str] | None = None,
+    idempotency_key: str | None = None,
+    dispatch: bool = True,
+    count_active: bool = True,
+) -> tuple[SimulationRun, bool]:
+    """Check and create a run, cut it into chunks and (after commit) send the first ones.
+
+    Returns (run, created): with an `idempotency_key` already used by `owner`, the run made
+    then is returned unchanged. Every problem with the input is refused here (RunRefused),
+    never inside a worker. `dispatch=False` leaves the chunks for `simulate` to play in-process.
+    `count_active=False` skips the cap on active runs: the deck doctor's stage runs, whose
+    doctor run is itself capped (simulator/doctor/services.py).
+    """
+    if idempotency_key:
+        existing = Run.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return existing, False
+    if kind not in Run.Kind.values:
+        raise refuse(f"kind is one of {', '.join(Run.Kind.values)}, not {kind!r}.", attr="kind")
+    try:
+        service = service_for(game)
+    except RulesError as exc:
+        raise refuse(str(exc), code="unknown_game", attr="game") from None
+    spec = service.spec
+    if type(games) is not int or not 1 <= games <= MAX_GAMES_PER_MATCHUP:
+        raise refuse(f"games is a whole number from 1 to {MAX_GAMES_PER_MATCHUP:,}.", attr="games")
+    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+        raise refuse("players is a list of objects.", attr="players")
+    n = len(players)
+    heads_up = kind != Run.Kind.MATCH
+    low = max(2, spec.min_players)
+    high = 8 if heads_up else min(8, spec.max_players)
+    if heads_up and spec.min_players > 2:
+        raise refuse(f"{spec.title} is not played heads-up.", attr="kind")
+    if not low <= n <= high:
+        raise refuse(f"A {kind} run of {spec.title} has {low} to {high} players.", attr="players")
+    prepared = service.prepare_rules(format, list(variants or []))
+    matchups, pairs = matchups_for(kind, n)
+    total = games * len(matchups)
+    cap = conf.get("SIMULATION_MAX_GAMES_PER_RUN")
+    if total > cap:
+        raise refuse(
+            f"{total:,} games is more than the {cap:,} a run may have.", code="over_cap",
+            attr="games",
+        )  # fmt: skip
+    active_cap = conf.get("SIMULATION_MAX_ACTIVE_RUNS")
+    active = Run.objects.filter(owner=owner, status__in=Run.ACTIVE, doctor__isnull=True)
+    if count_active and active.count() >= active_cap:
+        raise refuse(
+            f"You already have {active_cap} runs queued or running; wait or cancel one.",
+            code="too_many_runs",
+        )
+    # Read before the decks are checked: a catalogue loaded meanwhile is a newer version.
+    catalogue_version = service.catalogue_version()
+    plan_players: list[PlanPlayer] = []
+    problems: list[Problem] = []
+    for index, data in enumerate(players):
+        player, found = prepare_player(
+            owner=owner, service=service, data=data, index=index, prepared=prepared
+        )
+        plan_players.append(player)
+        problems += found
+    if problems:
+        raise RunRefused(problems=problems)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    elif type(seed) is not int or not 0 <= seed < 2**53:
+        raise refuse("seed is a whole number from 0 to 2**53 - 1.", attr="seed")
+    plan: Plan = {
+        "game": spec.name,
+        "rules": prepared.rules,
+        "seed": seed,
+        "games": games,
+        "players": plan_players,
+        "matchups": matchups,
+        "pairs": pairs,
+        "queue": conf.get("SIMULATION_QUEUE"),
+        "cost_key": _cost_key(spec.name, plan_players, matchups),
+    }
+    if catalogue_version is not None:
+        plan["catalogue_version"] = catalogue_version
+    cost = _calibrated_cost(plan["cost_key"])
+    if cost is None:
+        cost = sum(
+            estimate_cost(spec.name, [plan_players[p]["bot"] for p in m], len(m)) for m in matchups
+        ) / len(matchups)
+    chunk_size, chunk_count = _chunking(games, cost, len(matchups))
+    try:
+        with transaction.atomic():
+            run = Run.objects.create(
+                owner=owner, kind=kind, game=spec.name, format=prepared.format,
+                variants=prepared.variants, games=games, total_games=total, seed=seed,
+                chunk_size=chunk_size, chunk_count=chunk_count, plan=plan,
+                idempotency_key=idempotency_key or None,
+            )  # fmt: skip
+    except IntegrityError:
+        # The same key raced in from another request: that one's run is the answer.
+        return Run.objects.get(owner=owner, idempotency_key=idempotency_key), False
+    Chunk.objects.bulk_create(
+        Chunk(run=run, index=i, start=i * chunk_size, end=min(games, (i + 1) * chunk_size))
+        for i in range(chunk_count)
+    )
+    if dispatch:
+        transaction.on_commit(lambda: run_dispatch(run_id=run.pk))
+    return run, True
+
+
+# --- dispatch --------------------------------------------------------------------------------
+
+
+def _send(chunk_id: int, send_no: int, queue: str) -> None:
+    _task(SIMULATE_CHUNK).apply_async(args=[chunk_id, send_no], queue=queue)
+
+
+def _queue_of(run_id: int) -> str:
+    # The queue is fixed when the run is created, so a worker's re-sends go where it listens.
+    plan = Run.objects.values_list("plan", flat=True).get(pk=run_id)
+    return plan.get("queue") or conf.get("SIMULATION_QUEUE")
+
+
+def run_dispatch(*, run_id: int) -> int:
+    """Send pending chunks until the run has a window of them in flight; how many were sent.
+
+    Each chunk is claimed with a conditional UPDATE (pending -> queued), so two dispatchers
+    racing never send the same chunk twice; the message goes out after the claim commits.
+    """
+    window = conf.get("SIMULATION_DISPATCH_WINDOW")
+    sent = 0
+    with transaction.atomic():
+        if not Run.objects.filter(pk=run_id, status__in=Run.ACTIVE).exists():
+            return 0
+        chunks = Chunk.objects.filter(run_id=run_id)
+        in_flight = chunks.filter(status__in=[Chunk.Status.QUEUED, Chunk.Status.RUNNING]).count()
+        free = window - in_flight
+        if free <= 0:
+            return 0
+        now = timezone.now()
+        queue = _queue_of(run_id)
+        for chunk_id in chunks.filter(status=Chunk.Status.PENDING).values_list("pk", flat=True)[
+            :free
+        ]:
+            claimed = Chunk.objects.filter(pk=chunk_id, status=Chunk.Status.PENDING).update(
+                status=Chunk.Status.QUEUED, sends=F("sends") + 1, sent_at=now
+            )
+            if claimed:
+                send_no = Chunk.objects.values_list("sends", flat=True).get(pk=chunk_id)
+                transaction.on_commit(partial(_send, chunk_id, send_no, queue))
+                sent += 1
+    return sent
+
+
+# --- executing a chunk -----------------------------------------------------------------------
+
+
+def _finish_chunk_locked(run: SimulationRun, *, failed: bool) -> None:
+    """Count a finished chunk on the (locked) run and finish the run if it was the last."""
+    if failed:
+        run.chunks_failed += 1
+    else:
+        run.chunks_done += 1
+    if run.status == Run.Status.QUEUED:
+        run.status = Run.Status.RUNNING
+        run.started_at = run.started_at or timezone.now()
+    if run.chunks_done + run.chunks_failed >= run.chunk_count and run.is_active:
+        # Under the run's row lock with a status check: the run is finished exactly once.
+        run.status = Run.Status.FAILED if run.chunks_failed else Run.Status.DONE
+        if run.chunks_failed:
+            run.error = (
+                f"{run.chunks_failed} of the run's {run.chunk_count} batches of games failed "
+                "to play."
+            )
+        run.finished_at = timezone.now()
+
+
+def _lock_run(run_id: int) -> SimulationRun:
+    return Run.objects.select_for_update().get(pk=run_id)
+
+
+def _fail_chunk(chunk_id: int, error: str) -> bool:
+    """Fail a live chunk and count it on its run; False if it had already ended."""
+    with transaction.atomic():
+        chunk = Chunk.objects.select_related(None).get(pk=chunk_id)
+        run = _lock_run(chunk.run_id)
+        live = [Chunk.Status.PENDING, Chunk.Status.QUEUED, Chunk.Status.RUNNING]
+        updated = Chunk.objects.filter(pk=chunk_id, status__in=live).update(
+            status=Chunk.Status.FAILED, error=error[:4000], finished_at=timezone.now()
+        )
+        if updated and run.is_active:
+            _finish_chunk_locked(run, failed=True)
+            run.save()
+            if not run.is_active:
+                transaction.on_commit(partial(_run_ended, run.pk))
+    return bool(updated)
+
+
+def _claim(chunk_id: int, send_no: int, worker: str) -> SimulationChunk | None:
+    """Take a chunk for this attempt; None when there is nothing to do (and why, in the log)."""
+    with transaction.atomic():
+        chunk = Chunk.objects.select_for_update().filter(pk=chunk_id).first()
+        if chunk is None or chunk.status in (
+            Chunk.Status.DONE, Chunk.Status.FAILED, Chunk.Status.SKIPPED
+        ):  # fmt: skip
+            return None
+        run = Run.objects.get(pk=chunk.run_id)
+        if not run.is_active:
+            # Cancelled (or finished): the worker skips the chunk instead of playing it.
+            chunk.status = Chunk.Status.SKIPPED
+            chunk.save(update_fields=["status"])
+            return None
+        if send_no != chunk.sends:
+            return None  # a message superseded by the reconciler's re-send
+        chunk.attempts += 1
+        if chunk.attempts > conf.get("SIMULATION_MAX_ATTEMPTS"):
+            failing = True
+        else:
+            failing = False
+            chunk.status = Chunk.Status.RUNNING
+            chunk.started_at = timezone.now()
+            chunk.worker = worker[:200]
+            chunk.save(update_fields=["attempts", "status", "started_at", "worker"])
+            if run.status == Run.Status.QUEUED:
+                Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
+                    status=Run.Status.RUNNING, started_at=timezone.now()
+                )
+    if failing:
+        _fail_chunk(chunk_id, f"gave up after {chunk.attempts - 1} attempts")
+        return None
+    return chunk
+
+
+def _catalogue_for(run: SimulationRun) -> Any:
+    """The card catalogue a run's chunks play with: the version its plan pinned.
+
+    The engine catalogue is cached per process by its version (decks/engine_catalogue.py), so a
+    worker that last played another version rebuilds it here; if the database's catalogue is
+    no longer the pinned version (a set file was loaded since the run was planned), the game's
+    spec raises CatalogueChanged and the run fails (chunk_execute) rather than mixing cards.
+    """
+    plan: Plan = run.plan
+    return service_for(run.game).catalogue(plan.get("catalogue_version"))
+
+
+def _fail_run(run_id: int, chunk_id: int, error: str) -> None:
+    """Fail a run at once from one of its chunks: the chunk failed, the pending ones skipped
+    and queued ones skipped by their workers (_claim), the run failed with `error`."""
+    with transaction.atomic():
+        run = _lock_run(run_id)
+        live = [Chunk.Status.PENDING, Chunk.Status.QUEUED, Chunk.Status.RUNNING]
+        updated = Chunk.objects.filter(pk=chunk_id, status__in=live).update(
+            status=Chunk.Status.FAILED, error=error[:4000], finished_at=timezone.now()
+        )
+        if not run.is_active:
+            return
+        if updated:
+            run.chunks_failed += 1
+        run.status = Run.Status.FAILED
+        run.error = error
+        run.finished_at = timezone.now()
+        run.save()
+        Chunk.objects.filter(run_id=run_id, status=Chunk.Status.PENDING).update(
+            status=Chunk.Status.SKIPPED
+        )
+        transaction.on_commit(partial(_run_ended, run_id))
+
+
+def _cancel_probe(run_id: int, every: float = 0.5) -> Callable[[], bool]:
+    """A cheap `should_stop` for play_chunk: looks at the run at most every `every` seconds."""
+    last = [time.monotonic()]
+
+    def should_stop() -> bool:
+        now = time.monotonic()
+        if now - last[0] < every:
+            return False
+        last[0] = now
+        return Run.objects.filter(pk=run_id, status=Run.Status.CANCELLED).exists()
+
+    return should_stop
+
+
+def chunk_execute(*, chunk_id: int, send_no: int, worker: str = "") -> str:
+    """Play one chunk and count it once; what happened ("done", "duplicate", "skipped"...).
+
+    Safe to call any number of times for the same chunk, concurrently or not: the result row
+    is unique per (run, chunk) and merged into the run in the same transaction.
+    """
+    chunk = _claim(chunk_id, send_no, worker)
+    if chunk is None:
+        return "skipped"
+    run = Run.objects.get(pk=chunk.run_id)
+    plan: Plan = run.plan
+    per_matchup = max(1, conf.get("SIMULATION_SAMPLE_RECORDS") // len(plan["matchups"]))
+    sample = sample_indices(run.games, per_matchup) & set(range(chunk.start, chunk.end))
+    try:
+        catalogue = _catalogue_for(run)
+    except CatalogueChanged as exc:
+        log.warning("run %s: %s", run.pk, exc)
+        _fail_run(run.pk, chunk_id, str(exc))
+        return "failed"
+    try:
+        outcome = play_chunk(
+            plan, chunk.start, chunk.end, sample=sample, catalogue=catalogue,
+            should_stop=_cancel_probe(run.pk),
+        )  # fmt: skip
+    except Exception:
+        # An engine error is deterministic for this chunk: retrying would fail the same way.
+        log.exception("chunk %s of run %s failed", chunk.index, run.pk)
+        _fail_chunk(chunk_id, traceback.format_exc(limit=8))
+        return "failed"
+    if outcome.games != (chunk.end - chunk.start) * len(plan["matchups"]):
+        return "cancelled"
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                ChunkResult.objects.create(
+                    run_id=run.pk, chunk_index=chunk.index, games=outcome.games,
+                    seconds=outcome.seconds, aggregate=outcome.aggregate, worker=worker[:200],
+                )  # fmt: skip
+        except IntegrityError:
+            return "duplicate"
+        locked = _lock_run(run.pk)
+        Chunk.objects.filter(pk=chunk_id).update(
+            status=Chunk.Status.DONE, finished_at=timezone.now()
+        )
+        if not locked.is_active:
+            return "late"  # cancelled while it played: kept, not counted
+        GameSample.objects.bulk_create(
+            [
+                GameSample(run_id=run.pk, matchup=r["matchup"], index=r["index"],
+                           seats=r["seats"], final=r["final"], record=r["record"])
+                for r in outcome.records
+            ],
+            ignore_conflicts=True,
+        )  # fmt: skip
+        locked.aggregate = merge(locked.aggregate, outcome.aggregate)
+        locked.games_done += outcome.games
+        _finish_chunk_locked(locked, failed=False)
+        locked.save()
+        if not locked.is_active:
+            transaction.on_commit(partial(_run_ended, run.pk))
+    run_dispatch(run_id=run.pk)
+    return "done"
+
+
+def _run_ended(run_id: int) -> None:
+    """A run just ended: tell the features that follow runs (followers.py; the deck doctor
+    takes its next step if the run was one of its stages).
+
+    A prompt hook only: a worker killed between the commit and this call loses it, and the
+    reconciler's tick (runs_reconcile_due) asks the followers what is due anyway.
+    """
+    for follower in followers():
+        follower.run_ended(run_id)
+
+
+# --- reconciling, cancelling -----------------------------------------------------------------
+
+
+def run_reconcile(*, run: SimulationRun | None = None) -> dict[str, int]:
+    """Re-send chunks that went missing; fail chunks re-sent too often; top up dispatch.
+
+    A chunk queued for longer than SIMULATION_QUEUED_STALE_SECONDS without starting, or started
+    longer than SIMULATION_RUNNING_STALE_SECONDS ago without a result (its worker died, or the
+    broker lost the message), is sent again with a new send number; the old message, if it
+    ever arrives, is then ignored. This reconciles every active run (or just `run`) at once,
+    for the `simulation_reconcile` command and the `simulator.reconcile` task; the workers'
+    timer calls `runs_reconcile_due`, and a status read never reconciles.
+    """
+    runs = Run.objects.filter(status__in=Run.ACTIVE)
+    if run is not None:
+        runs = runs.filter(pk=run.pk)
+    counts = {"resent": 0, "failed": 0, "dispatched": 0}
+    for run_id in runs.values_list("pk", flat=True):
+        _reconcile_one(run_id, counts)
+    return counts
+
+
+def runs_reconcile_due() -> dict[str, int]:
+    """Reconcile each active run that nobody reconciled in the last SIMULATION_RECONCILE_SECONDS.
+
+    Every worker process calls this on a timer (simulator.runs.tasks.ReconcileTimer). A run is
+    claimed by a conditional UPDATE of its `reconciled_at`, so however many workers look, one
+    reconciles a given run at a time and at most once a period; with no active run it costs
+    one query. What it does to a run is safe to repeat anyway: every re-send and every failure
+    is itself a conditional UPDATE.
+    """
+    now = timezone.now()
+    every = timedelta(seconds=conf.get("SIMULATION_RECONCILE_SECONDS"))
+    due = Q(reconciled_at__isnull=True) | Q(reconciled_at__lte=now - every)
+    counts = {"resent": 0, "failed": 0, "dispatched": 0}
+    active = Run.objects.filter(status__in=Run.ACTIVE)
+    # One query when idle: the runs due and what the followers have due (a deck doctor whose
+    # stage runs have all ended, its "run ended" hook lost with its worker), told apart by a
+    # tag: "run", or the follower's name.
+    kind = CharField()
+    due_ids = active.filter(due).order_by().values_list("pk", Value("run", output_field=kind))
+    by_name = {f.name: f for f in followers()}
+    for f in by_name.values():
+        counts[f"{f.name}s"] = 0
+        due_ids = due_ids.union(
+            f.due().order_by().values_list("pk", Value(f.name, output_field=kind))
+        )
+    for pk, tag in due_ids:
+        if tag != "run":
+            counts[f"{tag}s"] += by_name[tag].advance(pk)
+        elif active.filter(due, pk=pk).update(reconciled_at=now):
+            _reconcile_one(pk, counts)
+    return counts
+
+
+def _reconcile_one(run_id: int, counts: dict[str, int]) -> None:
+    now = timezone.now()
+    queued_before = now - timedelta(seconds=conf.get("SIMULATION_QUEUED_STALE_SECONDS"))
+    running_before = now - timedelta(seconds=conf.get("SIMULATION_RUNNING_STALE_SECONDS"))
+    queue = _queue_of(run_id)
+    stale = Chunk.objects.filter(run_id=run_id).filter(
+        Q(status=Chunk.Status.QUEUED, sent_at__lt=queued_before)
+        | Q(status=Chunk.Status.RUNNING, started_at__lt=running_before)
+    )
+    for chunk in stale:
+        if chunk.sends >= conf.get("SIMULATION_MAX_SENDS"):
+            if _fail_chunk(chunk.pk, f"lost {chunk.sends} times; given up"):
+                log.warning(
+                    "run %s: chunk %s lost %s times: failed", run_id, chunk.index, chunk.sends
+                )
+                counts["failed"] += 1
+            continue
+        with transaction.atomic():
+            claimed = Chunk.objects.filter(
+                pk=chunk.pk, status=chunk.status, sends=chunk.sends
+            ).update(status=Chunk.Status.QUEUED, sends=F("sends") + 1, sent_at=now)
+            if claimed:
+                send_no = chunk.sends + 1
+                transaction.on_commit(partial(_send, chunk.pk, send_no, queue))
+                log.warning(
+                    "run %s: chunk %s was %s too long: re-sent", run_id, chunk.index, chunk.status
+                )
+                counts["resent"] += 1
+    counts["dispatched"] += run_dispatch(run_id=run_id)
+
+
+def run_cancel(*, run: SimulationRun) -> SimulationRun:
+    """Cancel a queued or running run: nothing more is sent, workers skip its chunks."""
+    with transaction.atomic():
+        updated = Run.objects.filter(pk=run.pk, status__in=Run.ACTIVE).update(
+            status=Run.Status.CANCELLED, finished_at=timezone.now()
+        )
+        if updated:
+            Chunk.objects.filter(run_id=run.pk, status=Chunk.Status.PENDING).update(
+                status=Chunk.Status.SKIPPED
+            )
+    run.refresh_from_db()
+    return run
+
+
+def run_execute_locally(
+    *, run: SimulationRun, processes: int = 1, on_chunk: Callable[[int], None] | None = None
+) -> SimulationRun:
+    """Play every unfinished chunk of `run` in this process (or `processes` processes).
+
+    The same chunks and the same `chunk_execute` a worker runs, so the results are identical;
+    `on_chunk(games)` is called after each chunk (the progress bar).
+    """
+    todo = list(
+        Chunk.objects.filter(run=run)
+        .exclude(status__in=[Chunk.Status.DONE, Chunk.Status.FAILED, Chunk.Status.SKIPPED])
+        .values_list("pk", "start", "end")
+    )
+    tickets = []
+    for chunk_id, start, end in todo:
+        Chunk.objects.filter(pk=chunk_id).update(
+            status=Chunk.Status.QUEUED, sends=F("sends") + 1, sent_at=timezone.now()
+        )
+        send_no = Chunk.objects.values_list("sends", flat=True).get(pk=chunk_id)
+        tickets.append((chunk_id, send_no, (end - start) * len(run.plan["matchups"])))
+    if processes <= 1:
+        for chunk_id, send_no, games in tickets:
+            chunk_execute(chunk_id=chunk_id, send_no=send_no, worker="local")
+            if on_chunk:
+                on_chunk(games)
+    else:
+        connections.close_all()  # each forked process opens its own connection
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(processes, initializer=_child_init) as pool:
+            for games in pool.imap_unordered(_execute_ticket, tickets):
+                if on_chunk:
+                    on_chunk(games)
+    run.refresh_from_db()
+    return run
+
+
+def _child_init() -> None:
+    connections.close_all()  # never share the parent's socket or SQLite handle
+
+
+def _execute_ticket(ticket: tuple[int, int, int]) -> int:
+    chunk_id, send_no, games = ticket
+    chunk_execute(chunk_id=chunk_id, send_no=send_no, worker="local")
+    return games

@@ -1,0 +1,82 @@
+"""Celery tasks: thin, take ids, load, call a service, persist.
+
+Late acks, reject-on-worker-lost, prefetch 1 and time limits come from the settings
+(config/settings.py); a chunk is sized to run for about a second, far below all of them.
+"""
+
+import logging
+from typing import Any
+
+from celery import bootsteps, shared_task
+from django.utils import timezone
+
+from simulator.common import conf
+from simulator.runs.models import WorkerPing
+from simulator.runs.services import chunk_execute, run_reconcile, runs_reconcile_due
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(name="simulator.ping", acks_late=True, ignore_result=True)
+def ping(ping_id: int) -> None:
+    """Stamp a WorkerPing: proof that a worker process took a task from the broker."""
+    hostname = ping.request.hostname or ""
+    WorkerPing.objects.filter(pk=ping_id, answered_at__isnull=True).update(
+        answered_at=timezone.now(), hostname=hostname
+    )
+
+
+@shared_task(
+    name="simulator.simulate_chunk", acks_late=True, reject_on_worker_lost=True, ignore_result=True
+)
+def simulate_chunk(chunk_id: int, send_no: int) -> str:
+    """Play one chunk of a run (idempotent: a chunk counts once however often it runs)."""
+    return chunk_execute(
+        chunk_id=chunk_id, send_no=send_no, worker=simulate_chunk.request.hostname or ""
+    )
+
+
+@shared_task(name="simulator.reconcile", ignore_result=True)
+def reconcile() -> dict:
+    """Re-send every active run's lost chunks now (for `celery beat`; the workers' own timer,
+    ReconcileTimer, does it every few seconds, and `manage.py simulation_reconcile` on demand)."""
+    return run_reconcile()
+
+
+class ReconcileTimer(bootsteps.StartStopStep):
+    """A timer in every worker that reconciles the active runs (config/celery.py adds it).
+
+    It looks every half SIMULATION_RECONCILE_SECONDS and claims the runs due
+    (services.runs_reconcile_due), so a run is reconciled at most once a period however many
+    workers there are, and by whichever is alive: nobody has to poll, and no beat process has
+    to run. With the filesystem broker the timer is a thread of its own; with Redis it runs in
+    the worker's event loop between tasks.
+    """
+
+    requires = ("celery.worker.components:Timer",)
+
+    def __init__(self, parent: Any, **kwargs: Any) -> None:
+        super().__init__(parent, **kwargs)
+        self.tref: Any = None
+
+    def start(self, parent: Any) -> None:
+        every = conf.get("SIMULATION_RECONCILE_SECONDS") / 2
+        self.tref = parent.timer.call_repeatedly(every, reconcile_due)
+
+    def stop(self, parent: Any) -> None:
+        if self.tref is not None:
+            self.tref.cancel()
+            self.tref = None
+
+
+def reconcile_due() -> None:
+    """One tick of ReconcileTimer; an error is logged and the next tick tries again."""
+    from django.db import close_old_connections
+
+    close_old_connections()
+    try:
+        runs_reconcile_due()
+    except Exception:
+        log.exception("reconciling the active simulation runs failed")
+    finally:
+        close_old_connections()
