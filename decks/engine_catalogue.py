@@ -4,7 +4,7 @@ Built once per process and rebuilt when the catalogue's key changes: its version
 `catalogue_load` bumps when it loads changed set files (cards.models.CatalogueVersion: an
 in-place update keeps every row count and id), and its fingerprint (row counts and highest ids
 of sets, cards and chips: a test or an admin that adds rows). A simulation run pins the version
-in its plan (simulator.specs.drifter).
+in its plan (simulator.games.drifter).
 """
 
 from __future__ import annotations

@@ -351,7 +351,7 @@ class PoolViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         )
 
 
-# Its `simulate` action (POST drafts/{id}/simulate/) is the simulator's: simulator/api/drafts.py.
+# Its `simulate` action (POST drafts/{id}/simulate/) is the simulator's: simulator/drafts/api.py.
 class DraftPodViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Draw pods: create, join, start (bots fill the empty seats), pick; once the draft is over,
     the bots' decks and a test run of your deck against them."""
