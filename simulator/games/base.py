@@ -182,6 +182,32 @@ class GameService:
         sees every card)."""
         return []
 
+    # --- the `play` and `replay` commands (simulator/management/commands) -------------------
+
+    #: `manage.py play` options only this game takes: the option's name -> its flag.
+    play_options: dict[str, str] = {}
+    #: The decks `manage.py play` seats in turn when none is given (a game played with decks).
+    play_decks: tuple[str, ...] = ()
+
+    def play_state(
+        self, *, seats: list[dict[str, Any]], rules: dict[str, Any], options: dict[str, Any],
+        seed: int,
+    ) -> Any:  # fmt: skip
+        """A new recorded game for `manage.py play`: `seats` are {"name", "bot"} (and "deck",
+        a starter code or (cards, chips), where the game is played with decks), `rules` the
+        game's rule options by name, `options` the command's `play_options`. EngineError for a
+        rule, option or deck the game does not take."""
+        seats = [{"name": s["name"], "bot": s["bot"]} for s in seats]
+        return self.spec.new_game(seats=seats, rules=rules or None, seed=seed, record=True)
+
+    def narrate(self, record: dict[str, Any]) -> list[str]:
+        """The game of `record` told in sentences (none, for a game with no narration), checked
+        by replaying it: RecordError if it does not replay."""
+        if self.spec.narrate is None:
+            self.spec.replay(record)
+            return []
+        return self.spec.narrate(record)
+
     # --- decks (the deck doctor) -------------------------------------------------------------
 
     def card_codes(self) -> list[str]:

@@ -8,11 +8,11 @@ from typing import Any, cast
 
 from decks import engine_catalogue
 from simulator.engine.core.errors import RulesError
-from simulator.engine.drifter import Rules, Seat, replay
+from simulator.engine.drifter import Rules, Seat, replay, starter_seat
 from simulator.engine.drifter import formats as drifter_formats
 from simulator.engine.drifter import variants as drifter_variants
 from simulator.engine.drifter.bots import SearchBot
-from simulator.engine.drifter.narrate import narrate_events
+from simulator.engine.drifter.narrate import narrate, narrate_events
 from simulator.games.base import CatalogueChanged, GameService, PreparedRules
 from simulator.games.drifter_table import drifter_action_label, drifter_table_view
 from simulator.games.plans import PlanPlayer, Problem
@@ -138,6 +138,50 @@ class Spec(GameService):
         if name == "search" and budget is not None:
             return SearchBot(seed, rollouts=budget)
         return super().make_bot(name, seat, seed, budget)
+
+    # --- the `play` and `replay` commands --------------------------------------------------
+
+    play_options = {"deck": "--deck", "variant": "--variant", "quick_start": "--quick-start"}
+    play_decks = ("HSD-S1", "HSD-S2")
+    # Rules with an option of their own rather than a `--rule`.
+    PLAY_FLAG_RULES = {"variants": "--variant", "quick_start": "--quick-start"}
+
+    def play_state(
+        self, *, seats: list[dict[str, Any]], rules: dict[str, Any], options: dict[str, Any],
+        seed: int,
+    ) -> Any:  # fmt: skip
+        """A game on the decks' files (the engine's catalogue, as `replay` and the engine's
+        tests read it), each seat a starter code or (cards, chips)."""
+        known = Rules().to_json()
+        for key in rules:
+            if key in self.PLAY_FLAG_RULES:
+                raise RulesError(f"--rule {key}: use {self.PLAY_FLAG_RULES[key]}")
+            if key not in known:
+                names = [k for k in known if k not in self.PLAY_FLAG_RULES]
+                raise RulesError(f"unknown drifter rule {key!r}; known: {', '.join(names)}")
+        variants = frozenset(options.get("variant") or ())
+        engine_rules = Rules(
+            variants=variants, quick_start=bool(options.get("quick_start")), **rules
+        )
+        engine_seats = [self._play_seat(**s) for s in seats]
+        return self.spec.new_game(engine_seats, rules=engine_rules, seed=seed)
+
+    def narrate(self, record: dict[str, Any]) -> list[str]:
+        return narrate(record)
+
+    @staticmethod
+    def _play_seat(name: str, bot: str, deck: Any) -> Seat:
+        if not isinstance(deck, str):
+            cards, chips = deck
+            return Seat(name, cards, chips, bot)
+        try:
+            return starter_seat(name, deck, bot)
+        except RulesError as exc:
+            raise RulesError(
+                f"{deck!r} is neither a deck file nor a starter code ({exc})"
+            ) from None
+
+    # --- the deck doctor -------------------------------------------------------------------
 
     def card_codes(self) -> list[str]:
         return list(self.catalogue().card_by_code)

@@ -26,14 +26,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from simulator.engine.core.errors import EngineError
-from simulator.engine.core.registry import GameSpec, get_game
+from simulator.games import service_for, service_specs
 
 LINE = re.compile(r"^\s*(\d+)\s*(?:x\s*)?(.*?)\s*\[([A-Z0-9]+-[A-Z0-9]+)\]\s*$")
 NAMES = ["Sam", "Jane", "Cal", "Dee", "Eli", "Fay", "Gus", "Hal"]
-# Options only High Stakes Drifter takes (option name, as the user types it).
-DRIFTER_ONLY = (("deck", "--deck"), ("variant", "--variant"), ("quick_start", "--quick-start"))
-# Drifter rules with a flag of their own rather than a `--rule`.
-DRIFTER_FLAG_RULES = {"variants": "--variant", "quick_start": "--quick-start"}
+# Options some games take (their service spec's `play_options`): name -> flag.
+GAME_OPTIONS = {"deck": "--deck", "variant": "--variant", "quick_start": "--quick-start"}
 
 
 def parse_deck_file(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -55,16 +53,13 @@ def parse_deck_file(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(cards), tuple(chips)
 
 
-def load_seat(spec: str, name: str, bot: str, seat_cls, starter_seat):
-    """A seat from a starter code or a deck file."""
-    path = Path(spec)
+def load_deck(given: str) -> str | tuple[tuple[str, ...], tuple[str, ...]]:
+    """A `--deck`: (cards, chips) read from a deck file, or else the text as a starter code
+    (the game refuses one it does not know)."""
+    path = Path(given)
     if path.exists():
-        cards, chips = parse_deck_file(path.read_text(encoding="utf-8"))
-        return seat_cls(name, cards, chips, bot)
-    try:
-        return starter_seat(name, spec, bot)
-    except EngineError as exc:
-        raise CommandError(f"{spec!r} is neither a deck file nor a starter code ({exc})") from None
+        return parse_deck_file(path.read_text(encoding="utf-8"))
+    return given
 
 
 def rule_value(text: str) -> Any:
@@ -122,16 +117,23 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts) -> None:
         try:
-            spec = get_game(opts["game"])
+            service = service_for(opts["game"])
         except EngineError as exc:
             raise CommandError(str(exc)) from None
-        if spec.name != "drifter":
-            given = [flag for key, flag in DRIFTER_ONLY if opts[key]]
-            if given:
-                raise CommandError(
-                    f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} for --game "
-                    f"drifter only: {spec.title} is played with fixed components"
-                )
+        spec = service.spec
+        given = [
+            flag
+            for key, flag in GAME_OPTIONS.items()
+            if opts[key] and key not in service.play_options
+        ]
+        if given:
+            takers = [
+                g for g, s in service_specs().items() if set(given) <= set(s.play_options.values())
+            ]
+            raise CommandError(
+                f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} for --game "
+                f"{' or '.join(takers)} only: {spec.title} is played with fixed components"
+            )
         n = opts["players"]
         if not spec.min_players <= n <= spec.max_players:
             if spec.min_players == spec.max_players:
@@ -143,68 +145,28 @@ class Command(BaseCommand):
         for b in bots:
             if b not in spec.bots:
                 raise CommandError(f"unknown bot {b!r}; known: {', '.join(spec.bots)}")
-        rules = parse_rules(opts["rule"])
-        if spec.name == "drifter":
-            record, lines = self._drifter(spec, n, bots, rules, opts)
-        else:
-            record, lines = self._fixed(spec, n, bots, rules, opts["seed"])
-        for line in lines:
-            self.stdout.write(line)
-        if opts["record"]:
-            Path(opts["record"]).write_text(json.dumps(record), encoding="utf-8")
-            self.stdout.write(f"Record written to {opts['record']}.")
-
-    def _drifter(
-        self, spec: GameSpec, n: int, bots: list[str], options: dict[str, Any], opts: dict
-    ) -> tuple[dict, list[str]]:
-        """High Stakes Drifter: decks from starter codes or files, variants, narrated."""
-        from simulator.engine import drifter
-        from simulator.engine.drifter.narrate import narrate
-
-        for key in options:
-            if key in DRIFTER_FLAG_RULES:
-                raise CommandError(f"--rule {key}: use {DRIFTER_FLAG_RULES[key]}")
-            if key not in drifter.Rules().to_json():
-                known = [k for k in drifter.Rules().to_json() if k not in DRIFTER_FLAG_RULES]
-                raise CommandError(f"unknown drifter rule {key!r}; known: {', '.join(known)}")
-        decks = opts["deck"] or ["HSD-S1", "HSD-S2"]
-        try:
-            rules = drifter.Rules(
-                variants=frozenset(opts["variant"]), quick_start=opts["quick_start"], **options
-            )
-            seats = [
-                load_seat(
-                    decks[i % len(decks)],
-                    NAMES[i],
-                    bots[i % len(bots)],
-                    drifter.Seat,
-                    drifter.starter_seat,
-                )
-                for i in range(n)
-            ]
-            state = drifter.new_game(seats, rules=rules, seed=opts["seed"])
-            players = [spec.bots[s.bot](i, opts["seed"] * 31 + i) for i, s in enumerate(seats)]
-            drifter.play(state, players)
-            record = state.record()
-            lines = narrate(record)
-        except EngineError as exc:
-            raise CommandError(str(exc)) from None
-        return record, lines
-
-    def _fixed(
-        self, spec: GameSpec, n: int, bots: list[str], rules: dict[str, Any], seed: int
-    ) -> tuple[dict, list[str]]:
-        """A game with fixed components (no decks): seats by name, the game's rule options."""
         seats = [{"name": NAMES[i], "bot": bots[i % len(bots)]} for i in range(n)]
+        if "deck" in service.play_options:
+            decks = [load_deck(d) for d in opts["deck"]] or list(service.play_decks)
+            for i, seat in enumerate(seats):
+                seat["deck"] = decks[i % len(decks)]
+        options = {key: opts[key] for key in service.play_options}
+        seed = opts["seed"]
         try:
-            state = spec.new_game(seats=seats, rules=rules or None, seed=seed, record=True)
+            state = service.play_state(
+                seats=seats, rules=parse_rules(opts["rule"]), options=options, seed=seed
+            )
             players = [spec.bots[s["bot"]](i, seed * 31 + i) for i, s in enumerate(seats)]
             while not state.is_over:
                 p = state.to_act
                 state.apply(players[p].choose(state.view(p), state.legal_actions()))
             record = state.record()
             # Told from the record, as `replay` tells it: the record is checked on the way.
-            lines = spec.narrate(record) if spec.narrate is not None else []
+            lines = service.narrate(record)
         except EngineError as exc:
             raise CommandError(str(exc)) from None
-        return record, lines
+        for line in lines:
+            self.stdout.write(line)
+        if opts["record"]:
+            Path(opts["record"]).write_text(json.dumps(record), encoding="utf-8")
+            self.stdout.write(f"Record written to {opts['record']}.")

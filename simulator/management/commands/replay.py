@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from simulator.engine.core.errors import EngineError
 from simulator.engine.core.record import GameRecord
-from simulator.engine.core.registry import get_game
+from simulator.games import service_for
 
 
 class Command(BaseCommand):
@@ -39,19 +39,11 @@ class Command(BaseCommand):
         if not isinstance(game, str):
             raise CommandError(f"{path} does not replay: its game is {game!r}, not a name")
         try:
-            spec = get_game(game)
+            service = service_for(game)
         except EngineError as exc:
             raise CommandError(f"{path} is a record of no game here: {exc}") from None
         try:
-            if spec.name == "drifter":
-                from simulator.engine.drifter.narrate import narrate
-
-                lines = narrate(record)
-            elif spec.narrate is not None:
-                lines = spec.narrate(record)
-            else:
-                spec.replay(record)
-                lines = []
+            lines = service.narrate(record)
         except EngineError as exc:
             raise CommandError(f"{path} does not replay: {exc}") from None
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
