@@ -11,15 +11,15 @@ class SimulatorConfig(AppConfig):
     name = "simulator"
 
     def ready(self) -> None:
+        # Each import here waits for the app registry: these modules define or import models.
         from django.db.models.signals import post_delete
         from rest_framework.authtoken.models import Token
 
-        # The app's rooms import models, so they load here, once the app registry is ready.
-        from config.celery import app
-        from simulator.doctor.services import FOLLOWER as DOCTOR
-        from simulator.runs import tasks  # noqa: F401  registers the tasks the run service sends by name
-        from simulator.runs.followers import follow
-        from simulator.runs.status_polls import forget_token
+        from config.celery import app  # app registry first: Celery's Django fix-up reads it
+        from simulator.doctor.services import FOLLOWER as DOCTOR  # models: after the registry
+        from simulator.runs import tasks  # noqa: F401  models; registers the tasks sent by name
+        from simulator.runs.followers import follow  # models (QuerySet typing): after the registry
+        from simulator.runs.status_polls import forget_token  # models: after the registry
 
         post_delete.connect(forget_token, sender=Token, dispatch_uid="simulator-forget-token")
         follow(DOCTOR)  # the deck doctor advances as its stage runs end (runs/followers.py)
