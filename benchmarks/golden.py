@@ -9,6 +9,8 @@ narration as seat 0 saw it, and the words of every legal action offered along th
 digests before and after a change mean the same records, narration and button labels. The
 suite checks the records and narration against the digests committed in
 `tests/simulator/engine/test_golden.py`.
+
+Before the simulator became rooms (b66f227) the labels were `simulator.specs.drifter_table`'s.
 """
 
 from __future__ import annotations
@@ -64,13 +66,9 @@ def _play(state, bots, limit: int | None) -> tuple[dict, list[list[str]]]:
 
 
 def _labeller(state):
-    try:
-        from simulator.games.drifter_table import drifter_action_label  # after the move
-    except ImportError:
-        try:
-            from simulator.games.drifter_table import drifter_action_label  # before it
-        except ImportError:
-            return None
+    # The table's words for each legal action (simulator/games/drifter_table.py): plain Python.
+    from simulator.games.drifter_table import drifter_action_label
+
     return drifter_action_label if type(state).__name__ == "DrifterState" else None
 
 
