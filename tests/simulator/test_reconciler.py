@@ -69,3 +69,46 @@ def test_the_run_pages_progress_bar_only_reads_the_run(
     assert len(sent) == 1
     after = list(SimulationChunk.objects.filter(run=lost_run).values_list("status", "sends"))
     assert after == before
+
+
+@pytest.fixture
+def follower(monkeypatch):
+    """A feature that follows runs, as the deck doctor does, recording what it hears; due: the
+    runs of the quickdraw game (standing in for its own objects)."""
+    from simulator.runs import followers
+
+    heard: dict[str, list[int]] = {"ended": [], "advanced": []}
+
+    def advance(pk: int) -> int:
+        heard["advanced"].append(pk)
+        return 1
+
+    probe = followers.Follower(
+        name="probe",
+        run_ended=heard["ended"].append,
+        due=lambda: SimulationRun.objects.filter(game="quickdraw", status="done"),
+        advance=advance,
+    )
+    monkeypatch.setattr(followers, "_FOLLOWERS", {**followers._FOLLOWERS, "probe": probe})
+    return heard
+
+
+def test_a_follower_hears_a_run_end_and_the_ticks_due_without_the_run_service_naming_it(
+    user, follower, django_capture_on_commit_callbacks
+):
+    from simulator.runs.services import run_execute_locally
+
+    with django_capture_on_commit_callbacks(execute=True):
+        run, _ = run_create(owner=user, game="quickdraw", players=PLAYERS, games=6, seed=3)
+        run_execute_locally(run=run)
+    assert follower["ended"] == [run.pk]
+    counts = runs_reconcile_due()
+    assert (follower["advanced"], counts["probes"], counts["doctors"]) == ([run.pk], 1, 0)
+
+
+def test_with_followers_an_idle_tick_is_still_one_query(
+    lost_run, follower, django_assert_num_queries
+):
+    SimulationRun.objects.filter(pk=lost_run.pk).update(status="cancelled")
+    with django_assert_num_queries(1):
+        assert runs_reconcile_due()["probes"] == 0
