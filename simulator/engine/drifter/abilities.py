@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
+from simulator.engine.drifter import events as ev
 from simulator.engine.drifter.cards import CONTESTED, STAT_INDEX, STATS, Ability, Effect
 from simulator.engine.drifter.pieces import Card, Mark
 
@@ -553,7 +554,8 @@ def _effect(
                     else max(d.kickers, key=lambda c: c.amount())
                 )
                 k.side = s.chance.choice_index(2, f"flip{k.uid}")
-                s.note("reflip", owner, d, k)
+                if s.log is not None:
+                    s.note(ev.Reflip(owner, d, k))
     elif kind == "bury_kickers":
         for d in target_dudes(s, e.target, owner, dude, chosen):
             s.bury_kickers(d)
@@ -563,7 +565,8 @@ def _effect(
             if new == "choose":
                 new = s.auto_choose_stat(owner)
             s.contested = new
-            s.note("contested", owner, new)
+            if s.log is not None:
+                s.note(ev.Contested(owner, new))
             s.lead_changed()
     elif kind == "put_into_play":
         s.put_into_play(owner, e.card_type, dude)
