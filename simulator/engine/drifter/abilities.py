@@ -486,8 +486,8 @@ def _effect(
     chosen: int,
     stat: str,
 ) -> None:
-    # cards.py requires `count` or `amount` of the kinds that use it: the asserts below only
-    # narrow them for the type checker
+    # cards.py requires `count` or `amount` of the kinds that use it: the asserts in the
+    # helpers below only narrow them for the type checker
     kind = e.kind
     in_shootout = s.shooting
     if kind in LASTING:
@@ -500,27 +500,24 @@ def _effect(
             if d is not None:
                 d.marks.append(Mark(e, owner, card, shootout_only and in_shootout))
         s.has_marks = True
-    elif kind == "cant_play_fortune":
-        if in_shootout:
-            players = [owner] if e.target == "player" else s.other_shootout_players(owner)
-            for p in players:
-                if p not in s.player_marks:
-                    s.player_marks.append(p)
-    elif kind == "draw":
-        count = e.count
-        assert count is not None
-        s.draw(owner, count)
-    elif kind == "opponent_discard":
-        count = e.count
-        assert count is not None
-        for p in s.other_shootout_players(owner):
-            for _ in range(count):
-                hand = s.hand[p]
-                if not hand:
-                    break
-                i = s.chance.choice_index(len(hand), f"discard{p}")
-                s.dead[p].append(hand.pop(i))
-    elif kind == "take_from_pot":
+    elif kind in _CHIP_EFFECTS:
+        _chip_effect(s, card, e, owner)
+    elif kind in _KICKER_EFFECTS:
+        _kicker_effect(s, e, owner, dude, chosen)
+    else:
+        _other_effect(s, card, e, owner, dude, chosen, stat)
+    # `copy` resolves when the card is played (DrifterState._copy_target_checked picks what it
+    # copies); nothing else is left.
+
+
+_CHIP_EFFECTS: Final = frozenset({"take_from_pot", "tax", "refund"})
+_KICKER_EFFECTS: Final = frozenset({"play_kicker", "reflip_kicker", "bury_kickers"})
+
+
+def _chip_effect(s: DrifterState, card: Card, e: Effect, owner: int) -> None:
+    """An effect that moves chips between the pot, the stakes and the card."""
+    kind = e.kind
+    if kind == "take_from_pot":
         amount = e.amount
         assert amount is not None
         x = min(amount, s.pot)
@@ -539,7 +536,12 @@ def _effect(
         x = min(amount, card.chips)
         card.chips -= x
         s.stake[owner] += x
-    elif kind == "play_kicker":
+
+
+def _kicker_effect(s: DrifterState, e: Effect, owner: int, dude: Card | None, chosen: int) -> None:
+    """An effect on kicker chips: play one, flip one again, bury them."""
+    kind = e.kind
+    if kind == "play_kicker":
         for d in target_dudes(s, e.target, owner, dude, chosen):
             chip = s.first_legal_kicker(owner, d)
             if chip is not None:
@@ -559,6 +561,40 @@ def _effect(
     elif kind == "bury_kickers":
         for d in target_dudes(s, e.target, owner, dude, chosen):
             s.bury_kickers(d)
+
+
+def _other_effect(
+    s: DrifterState,
+    card: Card,
+    e: Effect,
+    owner: int,
+    dude: Card | None,
+    chosen: int,
+    stat: str,
+) -> None:
+    """An effect on cards, hands, actions or the contested stat."""
+    kind = e.kind
+    in_shootout = s.shooting
+    if kind == "cant_play_fortune":
+        if in_shootout:
+            players = [owner] if e.target == "player" else s.other_shootout_players(owner)
+            for p in players:
+                if p not in s.player_marks:
+                    s.player_marks.append(p)
+    elif kind == "draw":
+        count = e.count
+        assert count is not None
+        s.draw(owner, count)
+    elif kind == "opponent_discard":
+        count = e.count
+        assert count is not None
+        for p in s.other_shootout_players(owner):
+            for _ in range(count):
+                hand = s.hand[p]
+                if not hand:
+                    break
+                i = s.chance.choice_index(len(hand), f"discard{p}")
+                s.dead[p].append(hand.pop(i))
     elif kind == "change_contested":
         if in_shootout:
             new = stat if stat in STATS else e.stat
@@ -580,8 +616,6 @@ def _effect(
             s.force_reveal(d)
     elif kind == "return_to_hand":
         card.return_to_hand = True
-    # `copy` resolves when the card is played (DrifterState._copy_target_checked picks what it
-    # copies); nothing else is left.
 
 
 def copy_of(effects: Iterable[Effect]) -> str | None:
