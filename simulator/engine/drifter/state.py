@@ -166,12 +166,7 @@ class DrifterState:
         if blank:
             return  # clone() sets every field
         n = len(seats)
-        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise RulesError(f"High Stakes Drifter is for 2 to 8 players, not {n}")
-        if rules.quick_start and n != 2:
-            raise RulesError("the quick-start rules are for two players")
-        if rules.first_player is not None and rules.first_player >= n:
-            raise RulesError(f"first_player {rules.first_player} is not a seat of {n} players")
+        _check_table(n, rules)
         self.cat = catalogue
         self.rules = rules
         self._read_rules(rules)
@@ -180,22 +175,38 @@ class DrifterState:
         self.n = n
         self.events = events
         self.chance = chance if chance is not None else RecordedChance(seed, events)
-        self.log: list | None = [] if narrate else None
-        self.cards: list[Card] = []
-        self.kickers: list[Kicker] = []
-        self.deck: list[list[Card]] = []
-        self.hand: list[list[Card]] = [[] for _ in range(n)]
-        self.dead: list[list[Card]] = [[] for _ in range(n)]
-        self.chips: list[list[Kicker]] = []
-        self.dead_chips: list[list[Kicker]] = [[] for _ in range(n)]
-        self.stake = [rules.starting_stake] * n
+        self.log = [] if narrate else None
+        self._new_zones(n, rules.starting_stake)
+        self._new_turn(n)
+        self._new_shootout(n)
+        self._build(catalogue, seats)
+        self._scan_abilities()
+        self._rot = [tuple((start + i) % n for i in range(n)) for start in range(n)]
+        self._setup()
+        self.stat_cache, self.fx_cache = {}, {}
+
+    # --- building -------------------------------------------------------------------------
+
+    def _new_zones(self, n: int, stake: int) -> None:
+        """Empty zones (the cards and chips are made by _build), stakes, and no pot."""
+        self.cards = []
+        self.kickers = []
+        self.deck = []
+        self.hand = [[] for _ in range(n)]
+        self.dead = [[] for _ in range(n)]
+        self.chips = []
+        self.dead_chips = [[] for _ in range(n)]
+        self.stake = [stake] * n
         self.pot = 0
         self.carried = 0
-        self.saloon: list[Card] = []
-        self.street: list[Card] = []
-        self.fortunes: list[Card] = []
-        self.player_marks: list[int] = []
+        self.saloon = []
+        self.street = []
+        self.fortunes = []
+        self.player_marks = []
         self.has_marks = False
+
+    def _new_turn(self, n: int) -> None:
+        """The machine before the setup, the turn's counters, and final()'s facts."""
         self.badge = 0
         self.turns = 0
         self.pturns = [0] * n
@@ -208,38 +219,41 @@ class DrifterState:
         self.turn_limit = False
         self.challenged = False
         # (card, ability index, scope, scope number) of activated abilities already used
-        self.used_once: set[tuple[int, int, str, int]] = set()
+        self.used_once = set()
         self.redrawn = [False] * n
         self.is_over = False
         self.cap_hit = False
         self.end_reason = ""
-        self.winners: list[int] = []
+        self.winners = []
         self.first = 0
         # Per-game facts for final(), kept as the game goes (docs/game-record.md "final"):
         # codes each seat played, in order, once each; one entry per challenge issued; each
         # seat's chips (stake + chips on its cards) when the antes were taken.
-        self.played: list[list[str]] = [[] for _ in range(n)]
-        self.played_codes: list[set[str]] = [set() for _ in range(n)]
+        self.played = [[] for _ in range(n)]
+        self.played_codes = [set() for _ in range(n)]
         self.shootout_log = []
         self.held_at_ante = [0] * n
         self.cold_turns_left = 0
-        self._menu: list[Action] | None = None
-        self.stat_cache: dict[int, list[int]] | None = None  # on between actions only
-        self.fx_cache: dict[int, list] | None = None
-        # the shootout's lists per seat, made once (reset_shootout clears them in place)
+        self._menu = None
+        self.stat_cache = None  # on between actions only
+        self.fx_cache = None
+
+    def _new_shootout(self, n: int) -> None:
+        """The shootout's lists per seat, made once (reset_shootout clears them in place), and
+        its step queues (each step makes its own before it reads one)."""
         self.sdude = [None] * n
         self.folded = [False] * n
         self.out = [False] * n
         self.reveal_open = [True] * n
         self.contrib = [0] * n
-        # the step queues (each step makes its own before it reads one; reset_shootout leaves
-        # them be)
         self.queue = []
         self.announced = []
         self.forder = []
         self.reinvest_queue = []
         sh.reset_shootout(self)
-        self._build(catalogue, seats)
+
+    def _scan_abilities(self) -> None:
+        """What the cards of this game can do at all, for the steps that can skip work."""
         self.has_statics = any(c.printed.abilities for c in self.cards)
         # every effect kind any card of this game carries (a copy only copies these)
         self.kinds_present = frozenset(
@@ -252,11 +266,6 @@ class DrifterState:
             for a in c.printed.abilities
             for key, _ in a.condition
         )
-        self._rot = [tuple((start + i) % n for i in range(n)) for start in range(n)]
-        self._setup()
-        self.stat_cache, self.fx_cache = {}, {}
-
-    # --- building -------------------------------------------------------------------------
 
     def _read_rules(self, rules: Rules) -> None:
         """Copy the rules the steps read into fields (Rules is a plain Python class)."""
@@ -1382,6 +1391,16 @@ _STILL: Final = {
 }
 _CHIPS_ONLY: Final = frozenset({Kind.CHECK, Kind.BET, Kind.CALL, Kind.RAISE})
 _CHIP_CONDITIONS: Final = frozenset({"all_in", "stake_at_most"})
+
+
+def _check_table(n: int, rules: Rules) -> None:
+    """RulesError unless `n` players may play by `rules`."""
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise RulesError(f"High Stakes Drifter is for 2 to 8 players, not {n}")
+    if rules.quick_start and n != 2:
+        raise RulesError("the quick-start rules are for two players")
+    if rules.first_player is not None and rules.first_player >= n:
+        raise RulesError(f"first_player {rules.first_player} is not a seat of {n} players")
 
 
 def _remap(piles: list[list[Card]], cmap: dict[int, Card]) -> list[list[Card]]:
