@@ -4,6 +4,19 @@ Plain functions over a `DrifterState` (state.py), as `abilities.py` is; the stat
 shootout's fields and its queries (who is in, the contested value, the lead). Each step
 sets `phase` and `actor` for the next decision; `auto_step` settles the decisions that have a
 single possible answer (a player with no dude refuses, one with no concealed gear passes...).
+
+Which module owns which of DrifterState's fields (the fields are declared in state.py):
+
+- this module owns the current shootout's: `shooting`, `contested` (abilities.py changes it
+  too, for `change_contested`), `challenger`, `rb`, `raises`, `lead`, `fidx`, `fpasses`, the
+  per-seat `sdude`, `folded`, `out`, `reveal_open`, `contrib`, the step queues `queue`,
+  `announced`, `forder`, `reinvest_queue`, and final()'s `shot_cards`, `pot_share`,
+  `shot_winners` (state.py only makes them, in `_new_shootout`, and copies them in `clone`);
+- state.py owns the rest; this module also moves, as a step of the shootout: `phase` and
+  `actor` (who decides next: state.py sets them in the turn, this module from the challenge
+  to the discard step that follows a shootout), the chips (`stake`, `pot`, `carried`), the
+  dudes between `saloon` and `street`, `fortunes`, and the counters `step`, `shootouts`,
+  `shootouts_contested`, `challenged`, `actions_left`, `player_marks`, `shootout_log`.
 """
 
 from __future__ import annotations
