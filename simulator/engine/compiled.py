@@ -34,14 +34,15 @@ TEMP = ROOT / "build" / "mypyc"  # generated C and object files
 MANIFEST = "manifest.json"
 
 # package -> modules compiled (the hot path of a game: card data, rules, stats, menus, steps,
-# bots, views). A compiled module's `__file__` points into build/engine: none of them may find
-# files next to itself through it (cards.py finds the fixtures from ROOT).
+# the events they note, bots, views). A compiled module's `__file__` points into build/engine:
+# none of them may find files next to itself through it (cards.py finds the fixtures from ROOT).
 MODULES: dict[str, tuple[str, ...]] = {
     "simulator.engine.drifter": (
         "abilities",
         "actions",
         "bots",
         "cards",
+        "events",
         "pieces",
         "shootout",
         "state",

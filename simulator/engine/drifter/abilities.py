@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
+from simulator.engine.drifter import events as ev
 from simulator.engine.drifter.cards import CONTESTED, STAT_INDEX, STATS, Ability, Effect
 from simulator.engine.drifter.pieces import Card, Mark
 
@@ -485,8 +486,8 @@ def _effect(
     chosen: int,
     stat: str,
 ) -> None:
-    # cards.py requires `count` or `amount` of the kinds that use it: the asserts below only
-    # narrow them for the type checker
+    # cards.py requires `count` or `amount` of the kinds that use it: the asserts in the
+    # helpers below only narrow them for the type checker
     kind = e.kind
     in_shootout = s.shooting
     if kind in LASTING:
@@ -499,7 +500,82 @@ def _effect(
             if d is not None:
                 d.marks.append(Mark(e, owner, card, shootout_only and in_shootout))
         s.has_marks = True
-    elif kind == "cant_play_fortune":
+    elif kind in _CHIP_EFFECTS:
+        _chip_effect(s, card, e, owner)
+    elif kind in _KICKER_EFFECTS:
+        _kicker_effect(s, e, owner, dude, chosen)
+    else:
+        _other_effect(s, card, e, owner, dude, chosen, stat)
+    # `copy` resolves when the card is played (DrifterState._copy_target_checked picks what it
+    # copies); nothing else is left.
+
+
+_CHIP_EFFECTS: Final = frozenset({"take_from_pot", "tax", "refund"})
+_KICKER_EFFECTS: Final = frozenset({"play_kicker", "reflip_kicker", "bury_kickers"})
+
+
+def _chip_effect(s: DrifterState, card: Card, e: Effect, owner: int) -> None:
+    """An effect that moves chips between the pot, the stakes and the card."""
+    kind = e.kind
+    if kind == "take_from_pot":
+        amount = e.amount
+        assert amount is not None
+        x = min(amount, s.pot)
+        s.pot -= x
+        s.stake[owner] += x
+    elif kind == "tax":
+        amount = e.amount
+        assert amount is not None
+        for p in s.other_shootout_players(owner):
+            x = min(amount, s.stake[p])
+            s.stake[p] -= x
+            s.pot += x
+    elif kind == "refund":
+        amount = e.amount
+        assert amount is not None
+        x = min(amount, card.chips)
+        card.chips -= x
+        s.stake[owner] += x
+
+
+def _kicker_effect(s: DrifterState, e: Effect, owner: int, dude: Card | None, chosen: int) -> None:
+    """An effect on kicker chips: play one, flip one again, bury them."""
+    kind = e.kind
+    if kind == "play_kicker":
+        for d in target_dudes(s, e.target, owner, dude, chosen):
+            chip = s.first_legal_kicker(owner, d)
+            if chip is not None:
+                s.place_kicker(owner, chip, d)
+    elif kind == "reflip_kicker":
+        for d in target_dudes(s, e.target, owner, dude, chosen):
+            if d.kickers:
+                mine = d.owner == owner
+                k = (
+                    min(d.kickers, key=lambda c: c.amount())
+                    if mine
+                    else max(d.kickers, key=lambda c: c.amount())
+                )
+                k.side = s.chance.choice_index(2, f"flip{k.uid}")
+                if s.log is not None:
+                    s.note(ev.Reflip(owner, d, k))
+    elif kind == "bury_kickers":
+        for d in target_dudes(s, e.target, owner, dude, chosen):
+            s.bury_kickers(d)
+
+
+def _other_effect(
+    s: DrifterState,
+    card: Card,
+    e: Effect,
+    owner: int,
+    dude: Card | None,
+    chosen: int,
+    stat: str,
+) -> None:
+    """An effect on cards, hands, actions or the contested stat."""
+    kind = e.kind
+    in_shootout = s.shooting
+    if kind == "cant_play_fortune":
         if in_shootout:
             players = [owner] if e.target == "player" else s.other_shootout_players(owner)
             for p in players:
@@ -519,51 +595,14 @@ def _effect(
                     break
                 i = s.chance.choice_index(len(hand), f"discard{p}")
                 s.dead[p].append(hand.pop(i))
-    elif kind == "take_from_pot":
-        amount = e.amount
-        assert amount is not None
-        x = min(amount, s.pot)
-        s.pot -= x
-        s.stake[owner] += x
-    elif kind == "tax":
-        amount = e.amount
-        assert amount is not None
-        for p in s.other_shootout_players(owner):
-            x = min(amount, s.stake[p])
-            s.stake[p] -= x
-            s.pot += x
-    elif kind == "refund":
-        amount = e.amount
-        assert amount is not None
-        x = min(amount, card.chips)
-        card.chips -= x
-        s.stake[owner] += x
-    elif kind == "play_kicker":
-        for d in target_dudes(s, e.target, owner, dude, chosen):
-            chip = s.first_legal_kicker(owner, d)
-            if chip is not None:
-                s.place_kicker(owner, chip, d)
-    elif kind == "reflip_kicker":
-        for d in target_dudes(s, e.target, owner, dude, chosen):
-            if d.kickers:
-                mine = d.owner == owner
-                k = (
-                    min(d.kickers, key=lambda c: c.amount())
-                    if mine
-                    else max(d.kickers, key=lambda c: c.amount())
-                )
-                k.side = s.chance.choice_index(2, f"flip{k.uid}")
-                s.note("reflip", owner, d, k)
-    elif kind == "bury_kickers":
-        for d in target_dudes(s, e.target, owner, dude, chosen):
-            s.bury_kickers(d)
     elif kind == "change_contested":
         if in_shootout:
             new = stat if stat in STATS else e.stat
             if new == "choose":
                 new = s.auto_choose_stat(owner)
             s.contested = new
-            s.note("contested", owner, new)
+            if s.log is not None:
+                s.note(ev.Contested(owner, new))
             s.lead_changed()
     elif kind == "put_into_play":
         s.put_into_play(owner, e.card_type, dude)
@@ -577,8 +616,6 @@ def _effect(
             s.force_reveal(d)
     elif kind == "return_to_hand":
         card.return_to_hand = True
-    # `copy` resolves when the card is played (DrifterState._copy_target_checked picks what it
-    # copies); nothing else is left.
 
 
 def copy_of(effects: Iterable[Effect]) -> str | None:

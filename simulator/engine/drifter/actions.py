@@ -12,37 +12,77 @@ from typing import Any, Final
 
 from simulator.engine.core.errors import IllegalAction
 
+
+class Kind:
+    """Every kind of decision, named once: `Action.kind` is one of these strings (the JSON
+    and the table's button labels read the strings themselves, so they never change)."""
+
+    # the turn
+    PLAY_DUDE: Final = "play_dude"
+    PLAY_GEAR: Final = "play_gear"
+    AS_GEAR: Final = "as_gear"
+    PLAY_KICKER: Final = "play_kicker"
+    CHALLENGE: Final = "challenge"
+    END_ACTIONS: Final = "end_actions"
+    DISCARD: Final = "discard"
+    END_TURN: Final = "end_turn"
+
+    # the challenge
+    ACCEPT: Final = "accept"
+    REFUSE: Final = "refuse"
+    SHOTGUN: Final = "shotgun"
+    PASS_SHOTGUN: Final = "pass_shotgun"
+
+    # betting
+    CHECK: Final = "check"
+    BET: Final = "bet"
+    CALL: Final = "call"
+    RAISE: Final = "raise"
+    FOLD: Final = "fold"
+
+    # gear reveals and fortunes
+    REVEAL_GEAR: Final = "reveal_gear"
+    PASS_REVEAL: Final = "pass_reveal"
+    PLAY_FORTUNE: Final = "play_fortune"
+    AS_FORTUNE: Final = "as_fortune"
+    PASS_FORTUNE: Final = "pass_fortune"
+
+    # after the showdown
+    REINVEST: Final = "reinvest"
+    BURY: Final = "bury"
+
+
 # kind -> the fields it uses (anything else must stay at its default)
 KINDS: Final[dict[str, tuple[str, ...]]] = {
     # the turn
-    "play_dude": ("card", "revealed", "chips"),
-    "play_gear": ("card", "dude", "revealed", "chips", "target"),
-    "as_gear": ("card", "ability", "target", "stat"),
-    "play_kicker": ("card", "dude"),
-    "challenge": ("dude", "stat"),
-    "end_actions": (),
-    "discard": ("card",),
-    "end_turn": (),
+    Kind.PLAY_DUDE: ("card", "revealed", "chips"),
+    Kind.PLAY_GEAR: ("card", "dude", "revealed", "chips", "target"),
+    Kind.AS_GEAR: ("card", "ability", "target", "stat"),
+    Kind.PLAY_KICKER: ("card", "dude"),
+    Kind.CHALLENGE: ("dude", "stat"),
+    Kind.END_ACTIONS: (),
+    Kind.DISCARD: ("card",),
+    Kind.END_TURN: (),
     # the challenge
-    "accept": ("dude",),
-    "refuse": (),
-    "shotgun": ("card",),
-    "pass_shotgun": (),
+    Kind.ACCEPT: ("dude",),
+    Kind.REFUSE: (),
+    Kind.SHOTGUN: ("card",),
+    Kind.PASS_SHOTGUN: (),
     # betting
-    "check": (),
-    "bet": ("amount",),
-    "call": (),
-    "raise": ("amount",),
-    "fold": (),
+    Kind.CHECK: (),
+    Kind.BET: ("amount",),
+    Kind.CALL: (),
+    Kind.RAISE: ("amount",),
+    Kind.FOLD: (),
     # gear reveals and fortunes
-    "reveal_gear": ("card",),
-    "pass_reveal": (),
-    "play_fortune": ("card", "target", "stat"),
-    "as_fortune": ("card", "ability", "target", "stat"),
-    "pass_fortune": (),
+    Kind.REVEAL_GEAR: ("card",),
+    Kind.PASS_REVEAL: (),
+    Kind.PLAY_FORTUNE: ("card", "target", "stat"),
+    Kind.AS_FORTUNE: ("card", "ability", "target", "stat"),
+    Kind.PASS_FORTUNE: (),
     # after the showdown
-    "reinvest": ("dude",),
-    "bury": ("dude",),
+    Kind.REINVEST: ("dude",),
+    Kind.BURY: ("dude",),
 }
 
 
@@ -188,12 +228,12 @@ _DEFAULTS: Final[dict[str, Any]] = {
     "ability": -1,
 }
 
-END_ACTIONS: Final = Action("end_actions")
-END_TURN: Final = Action("end_turn")
-REFUSE: Final = Action("refuse")
-PASS_SHOTGUN: Final = Action("pass_shotgun")
-CHECK: Final = Action("check")
-CALL: Final = Action("call")
-FOLD: Final = Action("fold")
-PASS_REVEAL: Final = Action("pass_reveal")
-PASS_FORTUNE: Final = Action("pass_fortune")
+END_ACTIONS: Final = Action(Kind.END_ACTIONS)
+END_TURN: Final = Action(Kind.END_TURN)
+REFUSE: Final = Action(Kind.REFUSE)
+PASS_SHOTGUN: Final = Action(Kind.PASS_SHOTGUN)
+CHECK: Final = Action(Kind.CHECK)
+CALL: Final = Action(Kind.CALL)
+FOLD: Final = Action(Kind.FOLD)
+PASS_REVEAL: Final = Action(Kind.PASS_REVEAL)
+PASS_FORTUNE: Final = Action(Kind.PASS_FORTUNE)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final
 
 from simulator.engine.core.bots import RandomBot
 from simulator.engine.core.chance import RecordedChance
-from simulator.engine.drifter.actions import Action
+from simulator.engine.drifter.actions import Action, Kind
 from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue, KickerChipDef
 from simulator.engine.drifter.variants import RULINGS
 
@@ -428,7 +428,9 @@ class HeuristicBot:
         if choice is not None:
             return choice
         return (
-            legal[-1] if legal[-1].kind in ("end_actions", "end_turn", "pass_fortune") else legal[0]
+            legal[-1]
+            if legal[-1].kind in (Kind.END_ACTIONS, Kind.END_TURN, Kind.PASS_FORTUNE)
+            else legal[0]
         )
 
     def _turn(self, view: View, legal: list[Action]) -> Action | None:
@@ -439,7 +441,7 @@ class HeuristicBot:
         ante = view.ante
         reserve = 3 * ante
         mine = view.my_dudes()
-        challenges = [a for a in legal if a.kind == "challenge"]
+        challenges = [a for a in legal if a.kind == Kind.CHALLENGE]
         # the game ends when an ante cannot be covered: call for one while ahead
         if (
             challenges
@@ -475,7 +477,7 @@ class HeuristicBot:
             return best
         if build is not None:
             return build
-        return next((a for a in legal if a.kind == "end_actions"), legal[-1])
+        return next((a for a in legal if a.kind == Kind.END_ACTIONS), legal[-1])
 
     def _build(
         self,
@@ -491,7 +493,7 @@ class HeuristicBot:
         if len(mine) < 3:
             best_worth = -math.inf
             for a in legal:
-                if a.kind == "play_dude" and stake - a.chips >= reserve:
+                if a.kind == Kind.PLAY_DUDE and stake - a.chips >= reserve:
                     worth = _dude_worth(view.card(a.card).printed, a)
                     if worth > best_worth:
                         best, best_worth = a, worth
@@ -500,7 +502,7 @@ class HeuristicBot:
         # concealed gear to bluff, on the dude with fewest gear
         fewest = chips_on = 0
         for a in legal:
-            if a.kind == "play_gear" and stake - a.chips >= reserve:
+            if a.kind == Kind.PLAY_GEAR and stake - a.chips >= reserve:
                 on = len(view.card(a.dude).gear)
                 keep = on < 3 and (not a.revealed or self.rng.random() < 0.3)
                 if keep and (best is None or on < fewest or (on == fewest and a.chips < chips_on)):
@@ -510,7 +512,7 @@ class HeuristicBot:
         for a in legal:
             # the rules let a ☆ gear ability be used for every action left; using the same one
             # again rarely beats building (and Whirlwind's actions never run out)
-            if a.kind == "as_gear":
+            if a.kind == Kind.AS_GEAR:
                 if view.turn != self.gear_turn:
                     self.gear_turn, self.gear_used = view.turn, []
                 if (a.card, a.ability) not in self.gear_used:
@@ -518,7 +520,7 @@ class HeuristicBot:
                     return a
         chips: dict[int, KickerChipDef] | None = None
         for a in legal:
-            if a.kind == "play_kicker":
+            if a.kind == Kind.PLAY_KICKER:
                 if chips is None:
                     chips = dict(view.my_kicker_chips())
                 chip = chips[a.card]
@@ -550,7 +552,7 @@ class HeuristicBot:
         fortunes.sort()
         extra_fortunes = [uid for _, uid in fortunes[:-2]]  # all but the two dearest
         for a in legal:
-            if a.kind != "discard":
+            if a.kind != Kind.DISCARD:
                 continue
             d = view.card(a.card).printed  # in my hand
             if (
@@ -560,7 +562,7 @@ class HeuristicBot:
                 or (d.is_dude and _top_printed(d) <= weakest)
             ):
                 return a
-        return next((a for a in legal if a.kind == "end_turn"), legal[0])
+        return next((a for a in legal if a.kind == Kind.END_TURN), legal[0])
 
     def _cold_challenge(self, view: View, legal: list[Action]) -> Action:
         cache = DecisionCache(view)
@@ -596,9 +598,9 @@ class HeuristicBot:
             if alt is not None and alt_ev >= -slack and alt_p >= floor:
                 self.doubt = True
                 return alt
-        if best is not None and all(a.kind == "accept" for a in legal):
+        if best is not None and all(a.kind == Kind.ACCEPT for a in legal):
             return best
-        return next((a for a in legal if a.kind == "refuse"), best)
+        return next((a for a in legal if a.kind == Kind.REFUSE), best)
 
     def _best_accept(
         self,
@@ -618,7 +620,7 @@ class HeuristicBot:
         best: Action | None = None
         best_ev, best_p = -math.inf, 0.0
         for a in legal:
-            if a.kind != "accept":
+            if a.kind != Kind.ACCEPT:
                 continue
             dude = view.card(a.dude)
             mine = self._mine(view, dude, stat)
@@ -633,7 +635,7 @@ class HeuristicBot:
         best: Action | None = None  # the first shot with the most stats in all
         most = 0
         for a in legal:
-            if a.kind == "shotgun":
+            if a.kind == Kind.SHOTGUN:
                 d = view.card(a.card).printed
                 total = d.smarts + d.skill + d.luck
                 if best is None or total > most:
@@ -653,13 +655,13 @@ class HeuristicBot:
         sized: list[Action] = []
         for a in legal:
             kind = a.kind
-            if kind == "bet" or kind == "raise":
+            if kind == Kind.BET or kind == Kind.RAISE:
                 sized.append(a)
-            elif kind == "check":
+            elif kind == Kind.CHECK:
                 check = a
-            elif kind == "call":
+            elif kind == Kind.CALL:
                 call = a
-            elif kind == "fold":
+            elif kind == Kind.FOLD:
                 fold = a
         bluff = self.rng.random() < self.bluff
         if (p > 0.7 or bluff) and sized and view.raises < 2:
@@ -681,7 +683,7 @@ class HeuristicBot:
         low = view.rules.has("lowball")
         best, gain = None, 0
         for a in legal:
-            if a.kind != "reveal_gear":
+            if a.kind != Kind.REVEAL_GEAR:
                 continue
             g = view.card(a.card)
             dude = g.host
@@ -693,7 +695,7 @@ class HeuristicBot:
                 delta = -delta
             if delta > gain:
                 best, gain = a, delta
-        return best or next(a for a in legal if a.kind == "pass_reveal")
+        return best or next(a for a in legal if a.kind == Kind.PASS_REVEAL)
 
     def _fortune(self, view: View, legal: list[Action]) -> Action | None:
         me = view.player
@@ -702,9 +704,9 @@ class HeuristicBot:
         p = -1.0  # my chance in the shootout, worked out once a fortune would help
         stake = view.stakes[me]
         for a in legal:
-            if a.kind == "as_fortune":
+            if a.kind == Kind.AS_FORTUNE:
                 return a
-            if a.kind == "play_fortune":
+            if a.kind == Kind.PLAY_FORTUNE:
                 d = view.card(a.card).printed
                 if not _fortune_helps(d):
                     continue
@@ -712,14 +714,14 @@ class HeuristicBot:
                     p = self._p_shootout(view, dude, self._stat(view))
                 if (0.1 < p < 0.8) and (d.cost <= stake // 3 or stake == 0):
                     return a
-        return next(a for a in legal if a.kind == "pass_fortune")
+        return next(a for a in legal if a.kind == Kind.PASS_FORTUNE)
 
     def _reinvest(self, view: View, legal: list[Action]) -> Action:
         """Reinvest a dude worth keeping: a strong one, or when there is little else to fight
         with (a reinvested dude costs what a fresh revealed one does)."""
         stake = view.stakes[view.player]
         for a in legal:
-            if a.kind == "reinvest":
+            if a.kind == Kind.REINVEST:
                 d = view.card(a.dude)
                 # $1 less than its cost if revealed (a dude that folded concealed pays it all)
                 legacy = view.rules.rulings < RULINGS
@@ -730,7 +732,7 @@ class HeuristicBot:
                 short = len(view.my_dudes()) < 2 and not any(c.is_dude for _, c in view.hand())
                 if best >= 6 or (short and best >= 4):
                     return a
-        return next(a for a in legal if a.kind == "bury")
+        return next(a for a in legal if a.kind == Kind.BURY)
 
 
 class SearchBot:
@@ -771,10 +773,10 @@ class SearchBot:
         for a in legal:
             by.setdefault(a.kind, []).append(a)
         out = [base]
-        for kind in ("check", "call", "fold"):
+        for kind in (Kind.CHECK, Kind.CALL, Kind.FOLD):
             if kind in by and by[kind][0] not in out:
                 out.append(by[kind][0])
-        for kind in ("bet", "raise"):
+        for kind in (Kind.BET, Kind.RAISE):
             if kind in by:
                 for a in (by[kind][0], by[kind][-1]):
                     if a not in out:

@@ -296,6 +296,42 @@ def validate_deck(
     if len(cards) + len(kicker_chips) > MAX_ENTRIES:
         return problems  # too many to look at (check_entries said so)
 
+    total, by_name, chip_value, chip_count = _tally(cards, kicker_chips, catalogue)
+    if total != DECK_SIZE:
+        problems.append(
+            Problem(
+                "deck_size",
+                f"A deck has exactly {DECK_SIZE} cards; this one has {total}.",
+                attr="cards",
+                qty=total,
+                limit=DECK_SIZE,
+            )
+        )
+    if not format_ok:
+        return problems + _ownership(cards, kicker_chips, owned)
+    problems += _copy_problems(by_name, variants)
+    problems += _chip_problems(variants, chip_value, chip_count, starter)
+    if variants & POOL_FORMATS:
+        if pool is None:
+            problems.append(
+                Problem(
+                    "pool_required",
+                    "Stud and Draw decks are built from a pool; give the pool.",
+                    attr="pool",
+                )
+            )
+        else:
+            problems.extend(_from_pool(cards, kicker_chips, pool, exact=DRAW in variants))
+    return problems + _ownership(cards, kicker_chips, owned)
+
+
+def _tally(
+    cards: Mapping[str, int], kicker_chips: Mapping[str, int], catalogue: Catalogue
+) -> tuple[int, dict[str, list], int, int]:
+    """(cards in the deck, name -> [copies, its strictest printing], the kicker chips' value,
+    their count), over the entries check_entries did not refuse."""
+    card_by_code = catalogue.card_by_code
+    chip_by_code = catalogue.chip_by_code
     total = 0
     by_name: dict[str, list] = {}
     for code, qty in cards.items():
@@ -318,20 +354,12 @@ def validate_deck(
             continue  # check_entries reported it
         chip_value += chip.value * qty
         chip_count += qty
+    return total, by_name, chip_value, chip_count
 
-    if total != DECK_SIZE:
-        problems.append(
-            Problem(
-                "deck_size",
-                f"A deck has exactly {DECK_SIZE} cards; this one has {total}.",
-                attr="cards",
-                qty=total,
-                limit=DECK_SIZE,
-            )
-        )
-    if not format_ok:
-        return problems + _ownership(cards, kicker_chips, owned)
 
+def _copy_problems(by_name: dict[str, list], variants: frozenset[str]) -> list[Problem]:
+    """A `copy_limit` problem for each name with more copies than its rarity allows."""
+    problems: list[Problem] = []
     for name, (qty, card) in by_name.items():
         limit = copy_limit(card.rarity, variants)
         if limit is not None and qty > limit:
@@ -346,7 +374,14 @@ def validate_deck(
                     limit=limit,
                 )
             )
+    return problems
 
+
+def _chip_problems(
+    variants: frozenset[str], chip_value: int, chip_count: int, starter: bool
+) -> list[Problem]:
+    """The kicker chips' value (not in Stud or Draw, nor a starter deck's) and Draw's count."""
+    problems: list[Problem] = []
     if not variants & POOL_FORMATS and chip_value != KICKER_VALUE and not starter:
         problems.append(
             Problem(
@@ -368,19 +403,7 @@ def validate_deck(
                 limit=DRAW_KICKER_CHIPS,
             )
         )
-
-    if variants & POOL_FORMATS:
-        if pool is None:
-            problems.append(
-                Problem(
-                    "pool_required",
-                    "Stud and Draw decks are built from a pool; give the pool.",
-                    attr="pool",
-                )
-            )
-        else:
-            problems.extend(_from_pool(cards, kicker_chips, pool, exact=DRAW in variants))
-    return problems + _ownership(cards, kicker_chips, owned)
+    return problems
 
 
 def _excess(

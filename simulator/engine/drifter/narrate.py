@@ -11,13 +11,15 @@ it once it was revealed, and a card discarded or buried goes face up into the de
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from types import SimpleNamespace
 from typing import Any
 
+from simulator.engine.drifter import events as ev
 from simulator.engine.drifter.cards import Catalogue
 
 # Events whose card goes face up into the deadwood: everyone sees it, concealed or not.
-_FACE_UP = frozenset({"discard", "bury", "tombstone"})
+_FACE_UP = frozenset({ev.Discard.KIND, ev.Bury.KIND, ev.Tombstone.KIND})
 
 
 def narrate(record: dict, catalogue: Catalogue | None = None) -> list[str]:
@@ -56,8 +58,20 @@ def _masked(event: Any, viewer: int, cards: Sequence[tuple[int, bool]]) -> Any:
     return tuple(masked)
 
 
-# event kind -> (index of the dude, index of its stats) in the event
-_STATS_OF = {"reveal_gear": (3, 4), "play_fortune": (4, 5)}
+# event kind -> the names of its logged fields, in order
+_FIELDS: dict[str, tuple[str, ...]] = {kind: ev.field_names(kind) for kind in ev.EVENTS}
+
+
+def _at(kind: str, name: str) -> int:
+    """The position of an event's field in its logged tuple (the kind is at 0)."""
+    return 1 + _FIELDS[kind].index(name)
+
+
+# event kind -> (position of the dude, position of its stats) in the logged event
+_STATS_OF = {
+    kind: (_at(kind, "dude"), _at(kind, "stats"))
+    for kind in (ev.RevealGear.KIND, ev.PlayFortune.KIND)
+}
 
 
 def _stats(st: list[int]) -> str:
@@ -79,137 +93,137 @@ def narrate_events(
     None) or as seat `viewer` saw them; `cards[uid]` is (owner, printed a dude) of every card
     of the game, needed for a viewer."""
     out: list[str] = []
-    for ev in log:
-        kind, *a = ev if viewer is None else _masked(ev, viewer, cards)
-        line = _turn_sentence(kind, a, names)
-        if line is None:
-            line = _shootout_sentence(kind, a, names)
-        if line is not None:
-            out.append(line)
+    who = names.__getitem__
+    for logged in log:
+        kind, *values = logged if viewer is None else _masked(logged, viewer, cards)
+        sentence = _SENTENCES.get(kind)
+        if sentence is not None:
+            e = SimpleNamespace(**dict(zip(_FIELDS[kind], values, strict=True)))
+            out.append(sentence(e, who))
     return out
 
 
-def _turn_sentence(kind: str, a: list, names: list[str]) -> str | None:
-    """The sentence for an event of the setup or a turn, or of a card or kicker chip put into
-    play or buried (None: not one of them)."""
-    who = names.__getitem__
-    line = None
-    if kind == "badge":
-        line = f"{who(a[0])} goes first and takes the badge."
-    elif kind == "redraw":
-        line = f"{who(a[0])} has no dude in hand, shows it and draws a new starting hand."
-    elif kind == "reshuffle":
-        line = f"{who(a[0])}'s deck runs out: the deadwood is shuffled into a new deck."
-    elif kind == "turn":
-        line = f"-- Turn {a[1]}: {who(a[0])}."
-    elif kind == "play_dude":
-        p, c, revealed, chips = a
-        how = "revealed" if revealed else "concealed"
-        line = f"{who(p)} plays {_card(c)} {how}, with ${chips} on it."
-        if not revealed and _card(c) == "a concealed dude":
-            line = f"{who(p)} plays a dude concealed, with ${chips} on it."
-    elif kind == "play_gear":
-        p, c, d, revealed, chips = a
-        how = "revealed" if revealed else "concealed"
-        line = f"{who(p)} plays {_card(c)} {how} on {_card(d)}, with ${chips} on it."
-        if not revealed and _card(c) == "a concealed card":
-            line = f"{who(p)} plays a gear card concealed on {_card(d)}, with ${chips} on it."
-    elif kind == "copy":
-        line = f"{who(a[0])}'s {_card(a[1])} becomes a copy of {_card(a[2])}."
-    elif kind == "as_gear":
-        line = f"{who(a[0])} uses {_card(a[1])}'s ability as gear."
-    elif kind == "kicker":
-        p, d, k = a
-        line = f"{who(p)} plays {_chip(k)} on {_card(d)}."
-    elif kind == "reflip":
-        line = f"{who(a[0])} flips a kicker chip on {_card(a[1])} again: {_chip(a[2])}."
-    elif kind == "bury_kickers":
-        line = f"The kicker chips on {_card(a[0])} are buried."
-    elif kind == "bury":
-        line = f"{_card(a[0])} is buried."
-    elif kind == "discard":
-        line = f"{who(a[0])} discards {_card(a[1])}."
-    elif kind == "pass_badge":
-        line = f"The badge passes to {who(a[0])}."
-    elif kind == "ante":
-        line = f"Everyone antes ${a[0]}."
-    return line
+Who = Callable[[int], str]
 
 
-def _shootout_sentence(kind: str, a: list, names: list[str]) -> str | None:
-    """The sentence for an event of a challenge, its shootout or the game's end (None: not one
-    of them)."""
-    who = names.__getitem__
-    line = None
-    if kind == "challenge":
-        p, d, stat = a
-        on = f" on {stat}" if stat else ""
-        line = f"{who(p)} issues a challenge{on} with {_card(d)}."
-    elif kind == "accept":
-        line = f"{who(a[0])} accepts with {_card(a[1])}."
-    elif kind == "refuse":
-        line = f"{who(a[0])} refuses the challenge."
-    elif kind == "shotgun":
-        line = f"{who(a[0])} rides shotgun: {_card(a[1])} comes into the saloon."
-    elif kind == "unopposed":
-        line = f"Nobody accepts: {who(a[0])} takes the pot of ${a[1]}."
-    elif kind == "no_challenge":
-        line = f"{who(a[0])} has no dude to challenge with; the pot waits."
-    elif kind == "shootout":
-        line = f"The shootout begins; the pot holds ${a[1]}."
-    elif kind == "betting":
-        line = f"A round of betting; {who(a[0])} is the lead bettor."
-    elif kind == "lead":
-        line = f"{who(a[0])} is now the lead bettor."
-    elif kind == "check":
-        line = f"{who(a[0])} checks."
-    elif kind == "bet":
-        line = f"{who(a[0])} bets ${a[1]}" + (" and is all in." if a[2] else ".")
-    elif kind == "call":
-        line = f"{who(a[0])} calls (${a[1]})" + (" and is all in." if a[2] else ".")
-    elif kind == "raise":
-        line = f"{who(a[0])} raises ${a[1]} to ${a[2]}" + (" and is all in." if a[3] else ".")
-    elif kind == "fold":
-        line = f"{who(a[0])} folds."
-    elif kind == "announce":
-        line = f"{who(a[0])} will reveal a gear card."
-    elif kind == "reveal_gear":
-        p, g, d, st = a
-        line = f"{who(p)} reveals {_card(g)} on {_card(d)}" + (f": {_stats(st)}." if st else ".")
-    elif kind == "fortunes":
-        line = f"Fortune cards, starting with {who(a[0])}."
-    elif kind == "play_fortune":
-        p, c, cost, d, st = a
-        line = f"{who(p)} plays {_card(c)} for ${cost}" + (
-            f": {_card(d)} has {_stats(st)}." if st else f" on {_card(d)}."
+def _all_in(all_in: bool) -> str:
+    return " and is all in." if all_in else "."
+
+
+def _play_dude(e: Any, who: Who) -> str:
+    if not e.revealed and _card(e.card) == "a concealed dude":
+        return f"{who(e.seat)} plays a dude concealed, with ${e.chips} on it."
+    how = "revealed" if e.revealed else "concealed"
+    return f"{who(e.seat)} plays {_card(e.card)} {how}, with ${e.chips} on it."
+
+
+def _play_gear(e: Any, who: Who) -> str:
+    if not e.revealed and _card(e.card) == "a concealed card":
+        return (
+            f"{who(e.seat)} plays a gear card concealed on {_card(e.dude)}, with ${e.chips} on it."
         )
-    elif kind == "as_fortune":
-        line = f"{who(a[0])} uses {_card(a[1])}'s ability as a fortune."
-    elif kind == "contested":
-        line = f"The contested stat becomes {a[1]}."
-    elif kind == "reveal_dude":
-        line = f"{_card(a[0])} is revealed."
-    elif kind == "tombstone":
-        line = f"Tombstone: {_card(a[0])} already walks these streets and is buried."
-    elif kind == "showdown":
-        parts = [f"{who(q)}'s {_card(d)} has {_stats(st)}" for q, d, st in a[0]]
-        on = f" on {a[1]}" if len(a) > 1 and a[1] else ""
-        line = f"Showdown{on}: " + "; ".join(parts) + "."
-    elif kind == "win":
-        winners, pot, share, extra = a
-        if len(winners) == 1:
-            line = f"{who(winners[0])} wins the shootout and the pot of ${pot}."
-        else:
-            w = " and ".join(who(q) for q in winners)
-            line = f"{w} split the pot of ${pot}: ${share} each"
-            line += f", ${extra} extra to {who(winners[0])}." if extra else "."
-    elif kind == "pot_carried":
-        line = f"No dude is left: the pot of ${a[0]} waits for the next challenge."
-    elif kind == "reinvest":
-        line = f"{who(a[0])} reinvests {_card(a[1])} for ${a[2]}."
-    elif kind == "game_over":
-        reason, winners, stakes = a
-        w = " and ".join(who(q) for q in winners)
-        table = ", ".join(f"{who(i)} ${x}" for i, x in enumerate(stakes))
-        line = f"The game ends ({reason}). Stakes: {table}. {w} wins."
-    return line
+    how = "revealed" if e.revealed else "concealed"
+    return f"{who(e.seat)} plays {_card(e.card)} {how} on {_card(e.dude)}, with ${e.chips} on it."
+
+
+def _challenge(e: Any, who: Who) -> str:
+    on = f" on {e.stat}" if e.stat else ""
+    return f"{who(e.seat)} issues a challenge{on} with {_card(e.dude)}."
+
+
+def _reveal_gear(e: Any, who: Who) -> str:
+    stats = f": {_stats(e.stats)}." if e.stats else "."
+    return f"{who(e.seat)} reveals {_card(e.gear)} on {_card(e.dude)}{stats}"
+
+
+def _play_fortune(e: Any, who: Who) -> str:
+    on = f": {_card(e.dude)} has {_stats(e.stats)}." if e.stats else f" on {_card(e.dude)}."
+    return f"{who(e.seat)} plays {_card(e.card)} for ${e.cost}{on}"
+
+
+def _showdown(e: Any, who: Who) -> str:
+    parts = [f"{who(q)}'s {_card(d)} has {_stats(st)}" for q, d, st in e.dudes]
+    on = f" on {e.stat}" if e.stat else ""
+    return f"Showdown{on}: " + "; ".join(parts) + "."
+
+
+def _win(e: Any, who: Who) -> str:
+    if len(e.winners) == 1:
+        return f"{who(e.winners[0])} wins the shootout and the pot of ${e.pot}."
+    w = " and ".join(who(q) for q in e.winners)
+    extra = f", ${e.extra} extra to {who(e.winners[0])}." if e.extra else "."
+    return f"{w} split the pot of ${e.pot}: ${e.share} each{extra}"
+
+
+def _game_over(e: Any, who: Who) -> str:
+    w = " and ".join(who(q) for q in e.winners)
+    table = ", ".join(f"{who(i)} ${x}" for i, x in enumerate(e.stakes))
+    return f"The game ends ({e.reason}). Stakes: {table}. {w} wins."
+
+
+# event kind -> its sentence, from the event's fields (by name) and the seats' names
+_SENTENCES: dict[str, Callable[[Any, Who], str]] = {
+    # the setup and the turn
+    ev.Badge.KIND: lambda e, who: f"{who(e.seat)} goes first and takes the badge.",
+    ev.Redraw.KIND: lambda e, who: (
+        f"{who(e.seat)} has no dude in hand, shows it and draws a new starting hand."
+    ),
+    ev.Reshuffle.KIND: lambda e, who: (
+        f"{who(e.seat)}'s deck runs out: the deadwood is shuffled into a new deck."
+    ),
+    ev.Turn.KIND: lambda e, who: f"-- Turn {e.number}: {who(e.seat)}.",
+    ev.PlayDude.KIND: _play_dude,
+    ev.PlayGear.KIND: _play_gear,
+    ev.Copy.KIND: lambda e, who: (
+        f"{who(e.seat)}'s {_card(e.card)} becomes a copy of {_card(e.of)}."
+    ),
+    ev.AsGear.KIND: lambda e, who: f"{who(e.seat)} uses {_card(e.card)}'s ability as gear.",
+    ev.PlayKicker.KIND: lambda e, who: f"{who(e.seat)} plays {_chip(e.chip)} on {_card(e.dude)}.",
+    ev.Reflip.KIND: lambda e, who: (
+        f"{who(e.seat)} flips a kicker chip on {_card(e.dude)} again: {_chip(e.chip)}."
+    ),
+    ev.BuryKickers.KIND: lambda e, who: f"The kicker chips on {_card(e.dude)} are buried.",
+    ev.Bury.KIND: lambda e, who: f"{_card(e.dude)} is buried.",
+    ev.Discard.KIND: lambda e, who: f"{who(e.seat)} discards {_card(e.card)}.",
+    ev.PassBadge.KIND: lambda e, who: f"The badge passes to {who(e.seat)}.",
+    ev.Ante.KIND: lambda e, who: f"Everyone antes ${e.amount}.",
+    # the challenge
+    ev.Challenge.KIND: _challenge,
+    ev.Accept.KIND: lambda e, who: f"{who(e.seat)} accepts with {_card(e.dude)}.",
+    ev.Refuse.KIND: lambda e, who: f"{who(e.seat)} refuses the challenge.",
+    ev.Shotgun.KIND: lambda e, who: (
+        f"{who(e.seat)} rides shotgun: {_card(e.card)} comes into the saloon."
+    ),
+    ev.Unopposed.KIND: lambda e, who: f"Nobody accepts: {who(e.seat)} takes the pot of ${e.pot}.",
+    ev.NoChallenge.KIND: lambda e, who: (
+        f"{who(e.seat)} has no dude to challenge with; the pot waits."
+    ),
+    # the shootout
+    ev.Shootout.KIND: lambda e, who: f"The shootout begins; the pot holds ${e.pot}.",
+    ev.Betting.KIND: lambda e, who: f"A round of betting; {who(e.seat)} is the lead bettor.",
+    ev.Lead.KIND: lambda e, who: f"{who(e.seat)} is now the lead bettor.",
+    ev.Check.KIND: lambda e, who: f"{who(e.seat)} checks.",
+    ev.Bet.KIND: lambda e, who: f"{who(e.seat)} bets ${e.amount}" + _all_in(e.all_in),
+    ev.Call.KIND: lambda e, who: f"{who(e.seat)} calls (${e.amount})" + _all_in(e.all_in),
+    ev.Raise.KIND: lambda e, who: (
+        f"{who(e.seat)} raises ${e.amount} to ${e.to}" + _all_in(e.all_in)
+    ),
+    ev.Fold.KIND: lambda e, who: f"{who(e.seat)} folds.",
+    ev.Announce.KIND: lambda e, who: f"{who(e.seat)} will reveal a gear card.",
+    ev.RevealGear.KIND: _reveal_gear,
+    ev.Fortunes.KIND: lambda e, who: f"Fortune cards, starting with {who(e.seat)}.",
+    ev.PlayFortune.KIND: _play_fortune,
+    ev.AsFortune.KIND: lambda e, who: f"{who(e.seat)} uses {_card(e.card)}'s ability as a fortune.",
+    ev.Contested.KIND: lambda e, who: f"The contested stat becomes {e.stat}.",
+    ev.RevealDude.KIND: lambda e, who: f"{_card(e.dude)} is revealed.",
+    ev.Tombstone.KIND: lambda e, who: (
+        f"Tombstone: {_card(e.dude)} already walks these streets and is buried."
+    ),
+    ev.Showdown.KIND: _showdown,
+    ev.Win.KIND: _win,
+    ev.PotCarried.KIND: lambda e, who: (
+        f"No dude is left: the pot of ${e.pot} waits for the next challenge."
+    ),
+    ev.Reinvest.KIND: lambda e, who: f"{who(e.seat)} reinvests {_card(e.dude)} for ${e.price}.",
+    ev.GameOver.KIND: _game_over,
+}

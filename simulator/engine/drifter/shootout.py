@@ -4,6 +4,19 @@ Plain functions over a `DrifterState` (state.py), as `abilities.py` is; the stat
 shootout's fields and its queries (who is in, the contested value, the lead). Each step
 sets `phase` and `actor` for the next decision; `auto_step` settles the decisions that have a
 single possible answer (a player with no dude refuses, one with no concealed gear passes...).
+
+Which module owns which of DrifterState's fields (the fields are declared in state.py):
+
+- this module owns the current shootout's: `shooting`, `contested` (abilities.py changes it
+  too, for `change_contested`), `challenger`, `rb`, `raises`, `lead`, `fidx`, `fpasses`, the
+  per-seat `sdude`, `folded`, `out`, `reveal_open`, `contrib`, the step queues `queue`,
+  `announced`, `forder`, `reinvest_queue`, and final()'s `shot_cards`, `pot_share`,
+  `shot_winners` (state.py only makes them, in `_new_shootout`, and copies them in `clone`);
+- state.py owns the rest; this module also moves, as a step of the shootout: `phase` and
+  `actor` (who decides next: state.py sets them in the turn, this module from the challenge
+  to the discard step that follows a shootout), the chips (`stake`, `pot`, `carried`), the
+  dudes between `saloon` and `street`, `fortunes`, and the counters `step`, `shootouts`,
+  `shootouts_contested`, `challenged`, `actions_left`, `player_marks`, `shootout_log`.
 """
 
 from __future__ import annotations
@@ -11,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from simulator.engine.drifter import abilities as ab
+from simulator.engine.drifter import events as ev
 from simulator.engine.drifter.actions import (
     CALL,
     CHECK,
@@ -20,6 +34,7 @@ from simulator.engine.drifter.actions import (
     PASS_SHOTGUN,
     REFUSE,
     Action,
+    Kind,
 )
 from simulator.engine.drifter.cards import STATS
 
@@ -68,12 +83,12 @@ class _ActionTable:
         return a
 
 
-_ACCEPT: Final = _ActionTable("accept", "dude")
-_REVEAL_GEAR: Final = _ActionTable("reveal_gear", "card")
-_REINVEST: Final = _ActionTable("reinvest", "dude")
-_BURY: Final = _ActionTable("bury", "dude")
-_BET: Final = _ActionTable("bet", "amount")
-_RAISE: Final = _ActionTable("raise", "amount")
+_ACCEPT: Final = _ActionTable(Kind.ACCEPT, "dude")
+_REVEAL_GEAR: Final = _ActionTable(Kind.REVEAL_GEAR, "card")
+_REINVEST: Final = _ActionTable(Kind.REINVEST, "dude")
+_BURY: Final = _ActionTable(Kind.BURY, "dude")
+_BET: Final = _ActionTable(Kind.BET, "amount")
+_RAISE: Final = _ActionTable(Kind.RAISE, "amount")
 
 
 # an entry of final()'s shootout log as kept (DrifterState.final makes the JSON of it): the
@@ -180,7 +195,8 @@ def _do_challenge(s: DrifterState, a: Action) -> None:
     s.challenger = p
     s.lead = p
     s.contested = a.stat or None
-    s.note("challenge", p, dude, s.contested)
+    if s.log is not None:
+        s.note(ev.Challenge(p, dude, s.contested))
     s.queue = [q for q in s.seats_from(p) if q != p]
     if not _to_street(s, p, dude):
         _next_accept(s)
@@ -209,7 +225,8 @@ def _do_shotgun(s: DrifterState, a: Action) -> None:
     p = s.actor
     card = s.cards[a.card]
     s.hand[p].remove(card)
-    s.note("shotgun", p, card)
+    if s.log is not None:
+        s.note(ev.Shotgun(p, card))
     s._enter_saloon(p, card, True, 0)
     _next_accept(s)
 
@@ -240,13 +257,15 @@ def _acceptable(s: DrifterState, p: int) -> list[Card]:
 def _do_accept(s: DrifterState, a: Action) -> None:
     p = s.actor
     dude = s.cards[a.dude]
-    s.note("accept", p, dude)
+    if s.log is not None:
+        s.note(ev.Accept(p, dude))
     if not _to_street(s, p, dude):
         _next_accept(s)
 
 
 def _do_refuse(s: DrifterState, a: Action) -> None:
-    s.note("refuse", s.actor)
+    if s.log is not None:
+        s.note(ev.Refuse(s.actor))
     _next_accept(s)
 
 
@@ -256,7 +275,8 @@ def _begin_shootout(s: DrifterState) -> None:
         # Nobody accepted: the challenger takes the pot and the dude goes back to the saloon.
         dude = s.sdude[c]
         assert dude is not None  # the challenger's dude
-        s.note("unopposed", c, s.pot)
+        if s.log is not None:
+            s.note(ev.Unopposed(c, s.pot))
         s.pot_share[c] = s.pot
         s.shot_winners = [c]
         s.stake[c] += s.pot
@@ -278,7 +298,8 @@ def _begin_shootout(s: DrifterState) -> None:
             if g.revealed:
                 s.pot += g.chips
                 g.chips = 0
-    s.note("shootout", players, s.pot)
+    if s.log is not None:
+        s.note(ev.Shootout(players, s.pot))
     _start_betting(s)
 
 
@@ -294,7 +315,8 @@ def _start_betting(s: DrifterState) -> None:
         contrib[q] = 0
     s.raises = 0
     able = [q for q in s.seats_from(s.lead) if s.in_shootout(q) and s.stake[q] > 0]
-    s.note("betting", s.lead)
+    if s.log is not None:
+        s.note(ev.Betting(s.lead))
     if len(able) <= 1:
         _after_betting(s)
         return
@@ -305,7 +327,7 @@ def _start_betting(s: DrifterState) -> None:
 
 def amount_range(s: DrifterState, kind: str) -> tuple[int, int]:
     p = s.actor
-    if kind == "bet":
+    if kind == Kind.BET:
         return 1, s.stake[p]
     owe = s.rb - s.contrib[p]
     return 1, s.stake[p] - owe
@@ -354,7 +376,8 @@ def _reopen(s: DrifterState, p: int) -> None:
 
 
 def _do_check(s: DrifterState, a: Action) -> None:
-    s.note("check", s.actor)
+    if s.log is not None:
+        s.note(ev.Check(s.actor))
     _next_bet(s)
 
 
@@ -362,7 +385,8 @@ def _do_bet(s: DrifterState, a: Action) -> None:
     p = s.actor
     _pay(s, p, a.amount)
     s.rb = s.contrib[p]
-    s.note("bet", p, a.amount, s.stake[p] == 0)
+    if s.log is not None:
+        s.note(ev.Bet(p, a.amount, s.stake[p] == 0))
     _reopen(s, p)
     _next_bet(s)
 
@@ -371,7 +395,8 @@ def _do_call(s: DrifterState, a: Action) -> None:
     p = s.actor
     x = min(s.rb - s.contrib[p], s.stake[p])
     _pay(s, p, x)
-    s.note("call", p, x, s.stake[p] == 0)
+    if s.log is not None:
+        s.note(ev.Call(p, x, s.stake[p] == 0))
     _next_bet(s)
 
 
@@ -381,7 +406,8 @@ def _do_raise(s: DrifterState, a: Action) -> None:
     _pay(s, p, owe + a.amount)
     s.rb = s.contrib[p]
     s.raises += 1
-    s.note("raise", p, a.amount, s.rb, s.stake[p] == 0)
+    if s.log is not None:
+        s.note(ev.Raise(p, a.amount, s.rb, s.stake[p] == 0))
     _reopen(s, p)
     _next_bet(s)
 
@@ -399,7 +425,8 @@ def _do_fold(s: DrifterState, a: Action) -> None:
             s.pot += g.chips
             g.chips = 0
             s.bury(g)
-    s.note("fold", p)
+    if s.log is not None:
+        s.note(ev.Fold(p))
     if p in s.queue:
         s.queue.remove(p)
     if len(s.shootout_players()) <= 1:
@@ -463,7 +490,8 @@ def _next_reveal(s: DrifterState) -> None:
         for g in announced:
             host = g.host  # announced gear is on a dude
             assert host is not None
-            s.note("reveal_gear", g.owner, g, host, s.stats(host))
+            if s.log is not None:
+                s.note(ev.RevealGear(g.owner, g, host, s.stats(host)))
     for g in announced:
         ab.trigger(s, g, "on_reveal", g.host)
     if announced:
@@ -477,7 +505,8 @@ def _do_reveal_gear(s: DrifterState, a: Action) -> None:
     s.pot += g.chips
     g.chips = 0
     s.announced.append(g)
-    s.note("announce", s.actor, g)
+    if s.log is not None:
+        s.note(ev.Announce(s.actor, g))
     _next_reveal(s)
 
 
@@ -497,7 +526,8 @@ def _start_fortune(s: DrifterState) -> None:
     s.fpasses = 0
     s.phase = "fortune"
     s.actor = s.forder[0]
-    s.note("fortunes", s.lead)
+    if s.log is not None:
+        s.note(ev.Fortunes(s.lead))
 
 
 def _fortune_menu(s: DrifterState) -> list[Action]:
@@ -507,7 +537,7 @@ def _fortune_menu(s: DrifterState) -> list[Action]:
     if fortunes and not ab.player_cant_play_fortune(s, p):
         opp = s.opposing_dudes(p)
         for card in fortunes:
-            menu.extend(_choice_actions(s, "play_fortune", card, card.printed, -1, opp))
+            menu.extend(_choice_actions(s, Kind.PLAY_FORTUNE, card, card.printed, -1, opp))
     mine = s.sdude[p]
     assert mine is not None
     for card in [mine, *mine.gear]:
@@ -516,7 +546,7 @@ def _fortune_menu(s: DrifterState) -> list[Action]:
         for i, a in enumerate(card.defn.abilities):
             if a.timing != "as_fortune" or not s.once_free(card, i, a):
                 continue
-            menu.extend(_choice_actions(s, "as_fortune", card, a, i, s.opposing_dudes(p)))
+            menu.extend(_choice_actions(s, Kind.AS_FORTUNE, card, a, i, s.opposing_dudes(p)))
     menu.append(PASS_FORTUNE)
     return menu
 
@@ -535,7 +565,7 @@ def _choice_actions(
         targets = tuple([d.uid for d in opp])
     if chooses_stat:
         stats = _STATS
-    ability = index if kind == "as_fortune" else -1
+    ability = index if kind == Kind.AS_FORTUNE else -1
     uid = card.uid
     return [Action(kind, uid, -1, False, 0, 0, s, t, ability) for t in targets for s in stats]
 
@@ -555,7 +585,8 @@ def _do_play_fortune(s: DrifterState, a: Action) -> None:
     dude = s.sdude[p]
     if s.log is not None:
         assert dude is not None  # a fortune's player is in the shootout
-        s.note("play_fortune", p, card, cost, dude, s.stats(dude))
+        if s.log is not None:
+            s.note(ev.PlayFortune(p, card, cost, dude, s.stats(dude)))
     ab.trigger(s, card, "on_play", dude, a.target, a.stat)
     s.lead_changed()
     _fortune_done(s, passed=False)
@@ -565,7 +596,8 @@ def _do_as_fortune(s: DrifterState, a: Action) -> None:
     card = s.cards[a.card]
     ability = card.defn.abilities[a.ability]
     s.use_once(card, a.ability, ability)
-    s.note("as_fortune", s.actor, card)
+    if s.log is not None:
+        s.note(ev.AsFortune(s.actor, card))
     dude = card.host or card
     ab.resolve(s, card, ability, dude, a.target, a.stat)
     s.lead_changed()
@@ -618,10 +650,12 @@ def _showdown(s: DrifterState) -> None:
     values = {q: s.value(d) for q in players if (d := s.sdude[q]) is not None}
     if s.log is not None:
         dudes = [(q, d, s.stats(d)) for q in players if (d := s.sdude[q]) is not None]
-        s.note("showdown", dudes, s.contested)
+        if s.log is not None:
+            s.note(ev.Showdown(dudes, s.contested))
     winners = _winners(s, players, values)
     if not winners:
-        s.note("pot_carried", s.pot)
+        if s.log is not None:
+            s.note(ev.PotCarried(s.pot))
         s.carried += s.pot
         s.pot = 0
     else:
@@ -633,7 +667,8 @@ def _showdown(s: DrifterState) -> None:
         s.stake[winners[0]] += extra
         s.pot_share[winners[0]] += extra
         s.shot_winners = list(winners)
-        s.note("win", winners, s.pot, share, extra)
+        if s.log is not None:
+            s.note(ev.Win(winners, s.pot, share, extra))
         s.pot = 0
     _after_showdown(s, winners)
 
@@ -647,7 +682,8 @@ def _tombstone_showdown(s: DrifterState, fresh: list[Card]) -> None:
         twins = sum(1 for e in fresh if e.defn.name == name) > 1
         if clash or twins:
             s.out[d.owner] = True
-            s.note("tombstone", d)
+            if s.log is not None:
+                s.note(ev.Tombstone(d))
 
 
 def _winners(s: DrifterState, players: list[int], values: dict[int, int]) -> list[int]:
@@ -751,7 +787,8 @@ def _do_reinvest(s: DrifterState, a: Action) -> None:
     s.street.remove(d)
     s.saloon.append(d)
     d.in_street = False
-    s.note("reinvest", p, d, price)
+    if s.log is not None:
+        s.note(ev.Reinvest(p, d, price))
     _next_reinvest(s)
 
 
@@ -795,14 +832,16 @@ def _end_shootout(s: DrifterState, draw: bool) -> None:
 def shootout_menu(s: DrifterState) -> list[Action]:
     phase, p = s.phase, s.actor
     if phase == "cold_challenge":
-        return [Action("challenge", dude=d.uid, stat=st) for d in s.dudes_of(p) for st in _STATS]
+        return [Action(Kind.CHALLENGE, dude=d.uid, stat=st) for d in s.dudes_of(p) for st in _STATS]
     if phase == "accept":
         menu = [_ACCEPT.of(d.uid) for d in _acceptable(s, p)]
         if not (s.quick_start and menu):
             menu.append(REFUSE)
         return menu
     if phase == "shotgun":
-        return [Action("shotgun", card=c.uid) for c in s.hand[p] if c.defn.is_dude] + [PASS_SHOTGUN]
+        return [Action(Kind.SHOTGUN, card=c.uid) for c in s.hand[p] if c.defn.is_dude] + [
+            PASS_SHOTGUN
+        ]
     if phase == "bet":
         return _bet_menu(s)
     if phase == "reveal":
@@ -829,7 +868,8 @@ def auto_step(s: DrifterState) -> bool:
     """Settle a decision with only one possible answer; False when a real choice waits."""
     phase, p = s.phase, s.actor
     if phase == "accept" and not _acceptable(s, p):
-        s.note("refuse", p)
+        if s.log is not None:
+            s.note(ev.Refuse(p))
         _next_accept(s)
         return True
     if phase == "reveal" and not _revealable(s, p):

@@ -8,14 +8,16 @@ until the next decision. Interpretations of the rules: docs/rules/high-stakes-dr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from simulator.engine.core.chance import RecordedChance
 from simulator.engine.core.errors import IllegalAction, RulesError
 from simulator.engine.core.record import GameRecord
 from simulator.engine.drifter import abilities as ab
+from simulator.engine.drifter import events as ev
 from simulator.engine.drifter import shootout as sh
-from simulator.engine.drifter.actions import END_ACTIONS, END_TURN, Action, malformed
+from simulator.engine.drifter.actions import END_ACTIONS, END_TURN, Action, Kind, malformed
 from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue
 from simulator.engine.drifter.pieces import Card, Kicker, Seat
 from simulator.engine.drifter.variants import (
@@ -164,12 +166,7 @@ class DrifterState:
         if blank:
             return  # clone() sets every field
         n = len(seats)
-        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise RulesError(f"High Stakes Drifter is for 2 to 8 players, not {n}")
-        if rules.quick_start and n != 2:
-            raise RulesError("the quick-start rules are for two players")
-        if rules.first_player is not None and rules.first_player >= n:
-            raise RulesError(f"first_player {rules.first_player} is not a seat of {n} players")
+        _check_table(n, rules)
         self.cat = catalogue
         self.rules = rules
         self._read_rules(rules)
@@ -178,22 +175,38 @@ class DrifterState:
         self.n = n
         self.events = events
         self.chance = chance if chance is not None else RecordedChance(seed, events)
-        self.log: list | None = [] if narrate else None
-        self.cards: list[Card] = []
-        self.kickers: list[Kicker] = []
-        self.deck: list[list[Card]] = []
-        self.hand: list[list[Card]] = [[] for _ in range(n)]
-        self.dead: list[list[Card]] = [[] for _ in range(n)]
-        self.chips: list[list[Kicker]] = []
-        self.dead_chips: list[list[Kicker]] = [[] for _ in range(n)]
-        self.stake = [rules.starting_stake] * n
+        self.log = [] if narrate else None
+        self._new_zones(n, rules.starting_stake)
+        self._new_turn(n)
+        self._new_shootout(n)
+        self._build(catalogue, seats)
+        self._scan_abilities()
+        self._rot = [tuple((start + i) % n for i in range(n)) for start in range(n)]
+        self._setup()
+        self.stat_cache, self.fx_cache = {}, {}
+
+    # --- building -------------------------------------------------------------------------
+
+    def _new_zones(self, n: int, stake: int) -> None:
+        """Empty zones (the cards and chips are made by _build), stakes, and no pot."""
+        self.cards = []
+        self.kickers = []
+        self.deck = []
+        self.hand = [[] for _ in range(n)]
+        self.dead = [[] for _ in range(n)]
+        self.chips = []
+        self.dead_chips = [[] for _ in range(n)]
+        self.stake = [stake] * n
         self.pot = 0
         self.carried = 0
-        self.saloon: list[Card] = []
-        self.street: list[Card] = []
-        self.fortunes: list[Card] = []
-        self.player_marks: list[int] = []
+        self.saloon = []
+        self.street = []
+        self.fortunes = []
+        self.player_marks = []
         self.has_marks = False
+
+    def _new_turn(self, n: int) -> None:
+        """The machine before the setup, the turn's counters, and final()'s facts."""
         self.badge = 0
         self.turns = 0
         self.pturns = [0] * n
@@ -206,38 +219,41 @@ class DrifterState:
         self.turn_limit = False
         self.challenged = False
         # (card, ability index, scope, scope number) of activated abilities already used
-        self.used_once: set[tuple[int, int, str, int]] = set()
+        self.used_once = set()
         self.redrawn = [False] * n
         self.is_over = False
         self.cap_hit = False
         self.end_reason = ""
-        self.winners: list[int] = []
+        self.winners = []
         self.first = 0
         # Per-game facts for final(), kept as the game goes (docs/game-record.md "final"):
         # codes each seat played, in order, once each; one entry per challenge issued; each
         # seat's chips (stake + chips on its cards) when the antes were taken.
-        self.played: list[list[str]] = [[] for _ in range(n)]
-        self.played_codes: list[set[str]] = [set() for _ in range(n)]
+        self.played = [[] for _ in range(n)]
+        self.played_codes = [set() for _ in range(n)]
         self.shootout_log = []
         self.held_at_ante = [0] * n
         self.cold_turns_left = 0
-        self._menu: list[Action] | None = None
-        self.stat_cache: dict[int, list[int]] | None = None  # on between actions only
-        self.fx_cache: dict[int, list] | None = None
-        # the shootout's lists per seat, made once (reset_shootout clears them in place)
+        self._menu = None
+        self.stat_cache = None  # on between actions only
+        self.fx_cache = None
+
+    def _new_shootout(self, n: int) -> None:
+        """The shootout's lists per seat, made once (reset_shootout clears them in place), and
+        its step queues (each step makes its own before it reads one)."""
         self.sdude = [None] * n
         self.folded = [False] * n
         self.out = [False] * n
         self.reveal_open = [True] * n
         self.contrib = [0] * n
-        # the step queues (each step makes its own before it reads one; reset_shootout leaves
-        # them be)
         self.queue = []
         self.announced = []
         self.forder = []
         self.reinvest_queue = []
         sh.reset_shootout(self)
-        self._build(catalogue, seats)
+
+    def _scan_abilities(self) -> None:
+        """What the cards of this game can do at all, for the steps that can skip work."""
         self.has_statics = any(c.printed.abilities for c in self.cards)
         # every effect kind any card of this game carries (a copy only copies these)
         self.kinds_present = frozenset(
@@ -250,11 +266,6 @@ class DrifterState:
             for a in c.printed.abilities
             for key, _ in a.condition
         )
-        self._rot = [tuple((start + i) % n for i in range(n)) for start in range(n)]
-        self._setup()
-        self.stat_cache, self.fx_cache = {}, {}
-
-    # --- building -------------------------------------------------------------------------
 
     def _read_rules(self, rules: Rules) -> None:
         """Copy the rules the steps read into fields (Rules is a plain Python class)."""
@@ -323,7 +334,8 @@ class DrifterState:
             first = self._first_player()
         self.badge = first
         self.first = first
-        self.note("badge", first)
+        if self.log is not None:
+            self.note(ev.Badge(first))
         if self.cold_hands:
             self._cold_round()
         else:
@@ -343,17 +355,20 @@ class DrifterState:
         if not self.redrawn[p] and not any(c.defn.is_dude for c in self.hand[p]):
             # Once per game: reveal a dudeless starting hand, discard it, draw again.
             self.redrawn[p] = True
-            self.note("redraw", p, [c.printed.code for c in self.hand[p]])
+            if self.log is not None:
+                self.note(ev.Redraw(p, [c.printed.code for c in self.hand[p]]))
             self.dead[p].extend(self.hand[p])
             self.hand[p] = []
             self.draw(p, self.hand_size)
 
     # --- small helpers the steps share ----------------------------------------------------
 
-    def note(self, *event: Any) -> None:
-        """A narration event (kept only when narrating: the hot path pays one test)."""
+    def note(self, event: ev.Event) -> None:
+        """Keep a narration event in its logged form (events.py). Only a game kept with
+        narration keeps events, so every caller tests `log` first: a game without narration
+        makes no event at all, and its hot path pays that one test."""
         if self.log is not None:
-            self.log.append(tuple(_plain(x) for x in event))
+            self.log.append(event.logged())
 
     def draw(self, p: int, count: int) -> None:
         """Draw `count` cards; an empty deck takes the deadwood (and its kicker chips) back."""
@@ -372,7 +387,8 @@ class DrifterState:
         self.dead_chips[p] = []
         self.deck[p][:] = self.chance.shuffle(self.dead[p], f"reshuffle{p}")
         self.dead[p] = []
-        self.note("reshuffle", p)
+        if self.log is not None:
+            self.note(ev.Reshuffle(p))
 
     def draw_to(self, p: int) -> None:
         short = self.hand_size - len(self.hand[p])
@@ -411,15 +427,16 @@ class DrifterState:
         self.chips[p].remove(k)
         k.side = self.chance.choice_index(2, f"flip{k.uid}")
         dude.kickers.append(k)
-        self.note("kicker", p, dude, k)
+        if self.log is not None:
+            self.note(ev.PlayKicker(p, dude, k))
         if self.shooting:
             self.lead_changed()
 
     def bury_kickers(self, dude: Card) -> None:
         for k in dude.kickers:
             self.dead_chips[k.owner].append(k)
-        if dude.kickers:
-            self.note("bury_kickers", dude)
+        if dude.kickers and self.log is not None:
+            self.note(ev.BuryKickers(dude))
         dude.kickers = []
 
     def bury(self, card: Card) -> None:
@@ -442,13 +459,15 @@ class DrifterState:
             self.saloon.remove(dude)
         if dude in self.street:
             self.street.remove(dude)
-        self.note("bury", dude)
+        if self.log is not None:
+            self.note(ev.Bury(dude))
         self.bury(dude)
 
     def reveal_dude(self, dude: Card) -> None:
         """Turn a dude face up: kicker limit check, Tombstone check, on_reveal abilities."""
         dude.revealed = True
-        self.note("reveal_dude", dude)
+        if self.log is not None:
+            self.note(ev.RevealDude(dude))
         if dude.kickers:
             value = sum(k.defn.value for k in dude.kickers)
             if value > ab.kicker_limit(self, dude):
@@ -498,7 +517,8 @@ class DrifterState:
         card.chips = chips
         self.mark_played(p, card)
         self.saloon.append(card)
-        self.note("play_dude", p, card, revealed, chips)
+        if self.log is not None:
+            self.note(ev.PlayDude(p, card, revealed, chips))
         if revealed:
             self.reveal_dude(card)
             if self.tombstone_clash(card):
@@ -518,7 +538,8 @@ class DrifterState:
         dude.gear.append(card)
         self.mark_played(p, card)
         self._resolve_copy(card, target)
-        self.note("play_gear", p, card, dude, revealed, chips)
+        if self.log is not None:
+            self.note(ev.PlayGear(p, card, dude, revealed, chips))
         ab.trigger(self, card, "on_play", dude, target)
         if revealed:
             ab.trigger(self, card, "on_reveal", dude, target)
@@ -553,7 +574,8 @@ class DrifterState:
             abilities=tuple(a for a in d.abilities if not any(e.kind == "copy" for e in a.effects)),
         )
         self.has_statics = True
-        self.note("copy", card.owner, card, chosen)
+        if self.log is not None:
+            self.note(ev.Copy(card.owner, card, chosen))
 
     def _once_key(self, card: Card, index: int, ability) -> tuple[int, int, str, int] | None:
         scope = ability.once or self.default_once.get(ability.timing)
@@ -588,7 +610,8 @@ class DrifterState:
         whirl = self.whirlwind and self.turns != 1
         self.turn_limit = not whirl
         self.actions_left = self.actions_per_turn
-        self.note("turn", p, self.turns)
+        if self.log is not None:
+            self.note(ev.Turn(p, self.turns))
 
     def _end_actions(self) -> None:
         if self.cold_hands:
@@ -603,7 +626,8 @@ class DrifterState:
         if self._stakes_end_game():
             return
         nxt = (p + 1) % self.n
-        self.note("pass_badge", nxt)
+        if self.log is not None:
+            self.note(ev.PassBadge(nxt))
         self._start_turn(nxt)
 
     def _stakes_end_game(self) -> bool:
@@ -619,7 +643,8 @@ class DrifterState:
         self.end_reason = reason
         best = max(self.stake)
         self.winners = [p for p in range(self.n) if self.stake[p] == best]
-        self.note("game_over", reason, self.winners, list(self.stake))
+        if self.log is not None:
+            self.note(ev.GameOver(reason, self.winners, list(self.stake)))
 
     # Cold Hands: everybody antes, takes a turn of actions, then the badge holder challenges.
     def _cold_round(self) -> None:
@@ -646,13 +671,15 @@ class DrifterState:
             self.phase = "turn"
             self.actions_left = self.actions_per_turn
             self.turn_limit = not self.whirlwind
-            self.note("turn", nxt, self.turns)
+            if self.log is not None:
+                self.note(ev.Turn(nxt, self.turns))
             return
         self.actor = self.badge
         if any(d.owner == self.badge for d in self.saloon):
             self.phase = "cold_challenge"
         else:
-            self.note("no_challenge", self.badge)
+            if self.log is not None:
+                self.note(ev.NoChallenge(self.badge))
             self.carried += self.pot
             self.pot = 0
             self._cold_after()
@@ -667,7 +694,8 @@ class DrifterState:
         if self._stakes_end_game():
             return
         self.badge = (self.badge + 1) % self.n
-        self.note("pass_badge", self.badge)
+        if self.log is not None:
+            self.note(ev.PassBadge(self.badge))
         self._cold_round()
 
     def _collect_antes(self, ante: int) -> bool:
@@ -683,7 +711,8 @@ class DrifterState:
             self.pot += x
         self.pot += self.carried
         self.carried = 0
-        self.note("ante", ante)
+        if self.log is not None:
+            self.note(ev.Ante(ante))
         return True
 
     # --- decisions ------------------------------------------------------------------------
@@ -703,7 +732,7 @@ class DrifterState:
         if phase == "turn":
             return self._turn_menu()
         if phase == "discard":
-            menu = [Action("discard", card=c.uid) for c in self.hand[self.actor]]
+            menu = [Action(Kind.DISCARD, card=c.uid) for c in self.hand[self.actor]]
             if len(self.hand[self.actor]) <= self.hand_size:
                 menu.append(END_TURN)
             return menu
@@ -754,15 +783,17 @@ class DrifterState:
                     du = d.uid
                     for tg in targets:
                         if up:
-                            menu.append(Action("play_gear", uid, du, True, face_up, 0, "", tg, -1))
+                            menu.append(
+                                Action(Kind.PLAY_GEAR, uid, du, True, face_up, 0, "", tg, -1)
+                            )
                         if down:
-                            menu.append(Action("play_gear", uid, du, False, cost, 0, "", tg, -1))
+                            menu.append(Action(Kind.PLAY_GEAR, uid, du, False, cost, 0, "", tg, -1))
             for d in mine:
                 if not d.revealed or not d.defn.abilities:
                     continue
                 for i, a in enumerate(d.defn.abilities):
                     if a.timing == "as_gear" and ab.works(d, a) and self.once_free(d, i, a):
-                        menu.append(Action("as_gear", card=d.uid, ability=i))
+                        menu.append(Action(Kind.AS_GEAR, card=d.uid, ability=i))
             if self.chips[p]:
                 # room for kicker chips on each saloon dude (None: concealed, any value goes)
                 rooms: list[tuple[int, int | None]] = []
@@ -784,7 +815,9 @@ class DrifterState:
                     value = k.defn.value
                     for du, room in rooms:
                         if room is None or value <= room:
-                            menu.append(Action("play_kicker", k.uid, du, False, 0, 0, "", -1, -1))
+                            menu.append(
+                                Action(Kind.PLAY_KICKER, k.uid, du, False, 0, 0, "", -1, -1)
+                            )
             if self._may_challenge(p):
                 for d in mine:
                     menu.extend(d.challenges or self._challenges(d))
@@ -797,18 +830,20 @@ class DrifterState:
         face_up = cost - 1 if cost > 0 else 0
         uid = card.uid
         card.plays = (
-            Action("play_dude", card=uid, revealed=True, chips=face_up),
-            Action("play_dude", card=uid, chips=cost),
-            Action("play_dude", card=uid, chips=cost + BLUFF),
+            Action(Kind.PLAY_DUDE, card=uid, revealed=True, chips=face_up),
+            Action(Kind.PLAY_DUDE, card=uid, chips=cost),
+            Action(Kind.PLAY_DUDE, card=uid, chips=cost + BLUFF),
         )
         return card.plays
 
     def _challenges(self, dude: Card) -> tuple[Action, ...]:
         """A challenge with the dude, one per stat (quick-start: none named; made once)."""
         if self.quick_start:
-            dude.challenges = (Action("challenge", dude=dude.uid),)
+            dude.challenges = (Action(Kind.CHALLENGE, dude=dude.uid),)
         else:
-            dude.challenges = tuple([Action("challenge", dude=dude.uid, stat=st) for st in _STATS])
+            dude.challenges = tuple(
+                [Action(Kind.CHALLENGE, dude=dude.uid, stat=st) for st in _STATS]
+            )
         return dude.challenges
 
     def _may_challenge(self, p: int) -> bool:
@@ -851,64 +886,11 @@ class DrifterState:
             self.stat_cache, self.fx_cache = {}, {}
 
     def _carry_out(self, a: Action) -> None:
-        """Call the `_do_<kind>` method of the action's kind (a chain of tests rather than a
-        table of methods: the compiled build calls each one directly)."""
-        kind = a.kind
-        # the turn
-        if kind == "discard":
-            self._do_discard(a)
-        elif kind == "end_turn":
-            self._do_end_turn(a)
-        elif kind == "play_dude":
-            self._do_play_dude(a)
-        elif kind == "play_gear":
-            self._do_play_gear(a)
-        elif kind == "challenge":
-            sh._do_challenge(self, a)
-        elif kind == "play_kicker":
-            self._do_play_kicker(a)
-        elif kind == "end_actions":
-            self._do_end_actions(a)
-        elif kind == "as_gear":
-            self._do_as_gear(a)
-        # the challenge
-        elif kind == "accept":
-            sh._do_accept(self, a)
-        elif kind == "refuse":
-            sh._do_refuse(self, a)
-        elif kind == "shotgun":
-            sh._do_shotgun(self, a)
-        elif kind == "pass_shotgun":
-            sh._do_pass_shotgun(self, a)
-        # betting
-        elif kind == "bet":
-            sh._do_bet(self, a)
-        elif kind == "call":
-            sh._do_call(self, a)
-        elif kind == "check":
-            sh._do_check(self, a)
-        elif kind == "raise":
-            sh._do_raise(self, a)
-        elif kind == "fold":
-            sh._do_fold(self, a)
-        # gear reveals and fortunes
-        elif kind == "pass_fortune":
-            sh._do_pass_fortune(self, a)
-        elif kind == "play_fortune":
-            sh._do_play_fortune(self, a)
-        elif kind == "as_fortune":
-            sh._do_as_fortune(self, a)
-        elif kind == "reveal_gear":
-            sh._do_reveal_gear(self, a)
-        elif kind == "pass_reveal":
-            sh._do_pass_reveal(self, a)
-        # after the showdown
-        elif kind == "reinvest":
-            sh._do_reinvest(self, a)
-        elif kind == "bury":
-            sh._do_bury(self, a)
-        else:
-            raise AssertionError(f"no step for {kind}")
+        """Carry out the action with the step of its kind (_STEPS)."""
+        step = _STEPS.get(a.kind)
+        if step is None:
+            raise AssertionError(f"no step for {a.kind}")
+        step(self, a)
 
     def apply_for(self, player: object, action: object) -> None:
         """`apply`, checking first that `player` is the one to act (for callers that know who)."""
@@ -942,18 +924,18 @@ class DrifterState:
                 f"{kind} is not legal now ({self.phase} step,"
                 f" {self.seats[self.actor].name} to act); legal: {', '.join(kinds)}"
             )
-        if kind in ("bet", "raise"):
+        if kind in (Kind.BET, Kind.RAISE):
             lo, hi = sh.amount_range(self, kind)
             if not lo <= a.amount <= hi:
                 raise IllegalAction(f"{kind} of ${a.amount} is outside ${lo}..${hi}")
             return
-        if kind in ("play_gear", "play_fortune", "as_fortune"):
+        if kind in (Kind.PLAY_GEAR, Kind.PLAY_FORTUNE, Kind.AS_FORTUNE):
             # the menu offers a copy card's first few targets (as it offers a few bet sizes):
             # any card it may copy goes, checked here; the rest of the play as with the first
             a = self._copy_target_checked(a)
             if a in menu:
                 return
-        if kind in ("play_dude", "play_gear"):
+        if kind in (Kind.PLAY_DUDE, Kind.PLAY_GEAR):
             self._check_play(a, menu)
             return
         raise IllegalAction(f"{a} is not legal now")
@@ -966,10 +948,10 @@ class DrifterState:
         if card not in self.hand[p]:
             raise IllegalAction(f"card {a.card} is not in your hand")
         printed = card.printed
-        want = "dude" if kind == "play_dude" else "gear"
+        want = "dude" if kind == Kind.PLAY_DUDE else "gear"
         if printed.type != want:
             raise IllegalAction(f"{printed.name} is a {printed.type} card, not a {want} card")
-        if kind == "play_gear" and not any(d.uid == a.dude for d in self.dudes_of(p)):
+        if kind == Kind.PLAY_GEAR and not any(d.uid == a.dude for d in self.dudes_of(p)):
             raise IllegalAction(f"card {a.dude} is not one of your dudes in the saloon")
         cost = printed.cost
         if a.revealed:
@@ -1002,7 +984,7 @@ class DrifterState:
         if it plays no copy card. IllegalAction naming the reason otherwise."""
         p = self.actor
         card = self._card(a.card)
-        if a.kind == "as_fortune":
+        if a.kind == Kind.AS_FORTUNE:
             if card.owner != p or not card.revealed:
                 raise IllegalAction(f"card {a.card} is not a revealed card of yours")
             abilities = card.defn.abilities
@@ -1013,7 +995,7 @@ class DrifterState:
             if card not in self.hand[p]:
                 raise IllegalAction(f"card {a.card} is not in your hand")
             copy_of = ab.copy_of([e for x in card.printed.abilities for e in x.effects])
-            if copy_of is None and a.kind == "play_gear" and a.target != -1:
+            if copy_of is None and a.kind == Kind.PLAY_GEAR and a.target != -1:
                 raise IllegalAction(f"{card.printed.name} is no copy card: it copies nothing")
         if copy_of is None:
             return a
@@ -1060,7 +1042,8 @@ class DrifterState:
         dude = self.cards[a.card]
         self.use_once(dude, a.ability, dude.defn.abilities[a.ability])
         self._use_action()
-        self.note("as_gear", self.actor, dude)
+        if self.log is not None:
+            self.note(ev.AsGear(self.actor, dude))
         ab.resolve(self, dude, dude.defn.abilities[a.ability], dude, a.target, a.stat)
 
     def _do_play_kicker(self, a: Action) -> None:
@@ -1076,7 +1059,8 @@ class DrifterState:
         card = self.cards[a.card]
         self.hand[p].remove(card)
         self.dead[p].append(card)
-        self.note("discard", p, card)
+        if self.log is not None:
+            self.note(ev.Discard(p, card))
 
     def _do_end_turn(self, a: Action) -> None:
         self._end_turn()
@@ -1326,7 +1310,8 @@ class DrifterState:
         lead = self.lead_bettor()
         if lead != self.lead:
             self.lead = lead
-            self.note("lead", lead)
+            if self.log is not None:
+                self.note(ev.Lead(lead))
 
     def auto_choose_opponent(self, owner: int, opp: list[Card]) -> list[Card]:
         """An automatic `chosen_opponent`: the opposing dude showing the most contested stat."""
@@ -1355,24 +1340,67 @@ class DrifterState:
                 g.chips = 0
                 g.revealed = True
                 if self.log is not None:
-                    self.note("reveal_gear", g.owner, g, dude, self.stats(dude))
+                    self.note(ev.RevealGear(g.owner, g, dude, self.stats(dude)))
                 ab.trigger(s, g, "on_reveal", dude)
                 self.lead_changed()
                 return
 
 
-_STILL: Final = {
-    "check": "bet",
-    "bet": "bet",
-    "call": "bet",
-    "raise": "bet",
-    "discard": "discard",
-    "reveal_gear": "reveal",
-    "pass_reveal": "reveal",
-    "pass_fortune": "fortune",
+# action kind -> the step that carries it out: the turn's here, the challenge's and the
+# shootout's in shootout.py (every kind in actions.KINDS has one)
+_STEPS: Final[dict[str, Callable[[DrifterState, Action], None]]] = {
+    # the turn
+    Kind.PLAY_DUDE: DrifterState._do_play_dude,
+    Kind.PLAY_GEAR: DrifterState._do_play_gear,
+    Kind.AS_GEAR: DrifterState._do_as_gear,
+    Kind.PLAY_KICKER: DrifterState._do_play_kicker,
+    Kind.CHALLENGE: sh._do_challenge,
+    Kind.END_ACTIONS: DrifterState._do_end_actions,
+    Kind.DISCARD: DrifterState._do_discard,
+    Kind.END_TURN: DrifterState._do_end_turn,
+    # the challenge
+    Kind.ACCEPT: sh._do_accept,
+    Kind.REFUSE: sh._do_refuse,
+    Kind.SHOTGUN: sh._do_shotgun,
+    Kind.PASS_SHOTGUN: sh._do_pass_shotgun,
+    # betting
+    Kind.CHECK: sh._do_check,
+    Kind.BET: sh._do_bet,
+    Kind.CALL: sh._do_call,
+    Kind.RAISE: sh._do_raise,
+    Kind.FOLD: sh._do_fold,
+    # gear reveals and fortunes
+    Kind.REVEAL_GEAR: sh._do_reveal_gear,
+    Kind.PASS_REVEAL: sh._do_pass_reveal,
+    Kind.PLAY_FORTUNE: sh._do_play_fortune,
+    Kind.AS_FORTUNE: sh._do_as_fortune,
+    Kind.PASS_FORTUNE: sh._do_pass_fortune,
+    # after the showdown
+    Kind.REINVEST: sh._do_reinvest,
+    Kind.BURY: sh._do_bury,
 }
-_CHIPS_ONLY: Final = frozenset({"check", "bet", "call", "raise"})
+_STILL: Final = {
+    Kind.CHECK: "bet",
+    Kind.BET: "bet",
+    Kind.CALL: "bet",
+    Kind.RAISE: "bet",
+    Kind.DISCARD: "discard",
+    Kind.REVEAL_GEAR: "reveal",
+    Kind.PASS_REVEAL: "reveal",
+    Kind.PASS_FORTUNE: "fortune",
+}
+_CHIPS_ONLY: Final = frozenset({Kind.CHECK, Kind.BET, Kind.CALL, Kind.RAISE})
 _CHIP_CONDITIONS: Final = frozenset({"all_in", "stake_at_most"})
+
+
+def _check_table(n: int, rules: Rules) -> None:
+    """RulesError unless `n` players may play by `rules`."""
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise RulesError(f"High Stakes Drifter is for 2 to 8 players, not {n}")
+    if rules.quick_start and n != 2:
+        raise RulesError("the quick-start rules are for two players")
+    if rules.first_player is not None and rules.first_player >= n:
+        raise RulesError(f"first_player {rules.first_player} is not a seat of {n} players")
 
 
 def _remap(piles: list[list[Card]], cmap: dict[int, Card]) -> list[list[Card]]:
@@ -1383,15 +1411,3 @@ def _remap(piles: list[list[Card]], cmap: dict[int, Card]) -> list[list[Card]]:
 def _with_gear(dude: Card) -> int:
     """The chips on a dude and its gear."""
     return dude.chips + sum(g.chips for g in dude.gear)
-
-
-def _plain(x: Any) -> Any:
-    """Narration events keep names and numbers, not live objects."""
-    if isinstance(x, Card):
-        return ("card", x.uid, x.defn.name, x.revealed)
-    if isinstance(x, Kicker):
-        stat, amount = x.defn.sides[x.side]
-        return ("chip", x.defn.code, x.defn.color, stat, amount)
-    if isinstance(x, (list, tuple)):
-        return [_plain(v) for v in x]
-    return x
