@@ -20,8 +20,8 @@ from config.api import DomainError
 from simulator.engine.core.chance import RecordedChance
 from simulator.engine.core.errors import IllegalAction, RecordError, RulesError
 from simulator.games import GameService, service_for
-from simulator.games.base import CatalogueChanged
-from simulator.games.plans import Problem
+from simulator.games.base import CatalogueChanged, PreparedRules
+from simulator.games.plans import PlanPlayer, Problem
 from simulator.table.models import TableGame
 from simulator.table.selectors import table_game_get
 
@@ -164,25 +164,80 @@ def table_game_create(
     caller every shuffle).
     """
     service = service_of(game)
+    _check_seats(service=service, seats=seats)
+    rules = _checked_rules(rules)
+    prepared = _prepared_rules(service=service, format=format, variants=variants)
+    catalogue_version = service.catalogue_version()
+    bots, budgets, players = _prepared_seats(
+        service=service, owner=owner, seats=seats, prepared=prepared
+    )
+    if seed is None:
+        seed = new_seed()
+    decks = [p.get("label") if p.get("source") else None for p in players]
+    labels = _labels(bots, decks, str(owner.get_username())[:40] or "Player")
+    _label_and_order_decks(players=players, labels=labels, seed=seed)
+    table_rules = _table_rules(prepared=prepared, rules=rules, quick_start=quick_start)
+    catalogue = _catalogue(service, catalogue_version)
+    state = _new_engine_game(
+        service=service, players=players, table_rules=table_rules, seed=seed, catalogue=catalogue
+    )
+    record = state.record()
+    row = TableGame(
+        owner=owner,
+        game=service.spec.name,
+        seats=_stored_seats(players=players, bots=bots, budgets=budgets),
+        rules=record["rules"],
+        format=prepared.format,
+        variants=prepared.variants,
+        seed=seed,
+        catalogue_version=catalogue_version,
+        record=record,
+    )
+    state = _rebuilt(service, record, seed, catalogue_version)
+    moves = _bots_answer(service, row, state, 0)
+    _store(row, state)
+    row.save()
+    return seen(row, state, bot_moves=moves)
+
+
+def _check_seats(*, service: GameService, seats: Any) -> None:
+    """TableRefused unless `seats` is a list of objects, as many as the game seats."""
     spec = service.spec
     if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
         raise TableRefused("seats is a list of objects.", attr="seats")
     if not spec.min_players <= len(seats) <= spec.max_players:
         bounds = f"{spec.min_players} to {spec.max_players}"
         raise TableRefused(f"{spec.title} is played by {bounds} seats.", attr="seats")
+
+
+def _checked_rules(rules: dict[str, Any] | None) -> dict[str, Any]:
+    """A copy of the caller's rules; TableRefused if they hold what is given beside them."""
     rules = dict(rules or {})
     for key in ("variants", "quick_start"):
         if key in rules:
             raise TableRefused(f"Give {key} beside the rules, not in them.", attr=f"rules.{key}")
+    return rules
+
+
+def _prepared_rules(
+    *, service: GameService, format: str, variants: list[str] | None
+) -> PreparedRules:
+    """The game's rules for `format` and `variants`; TableRefused with the spec's problems."""
     try:
-        prepared = service.prepare_rules(format, list(variants or []))
+        return service.prepare_rules(format, list(variants or []))
     except DomainError as exc:
         raise TableRefused(problems=exc.problems) from None
+
+
+def _prepared_seats(
+    *, service: GameService, owner: Any, seats: list[dict[str, Any]], prepared: PreparedRules
+) -> tuple[list[str | None], list[int | None], list[PlanPlayer]]:
+    """(bots, budgets, players) of the seats, each checked; TableRefused with every problem,
+    or if every seat is a bot's."""
     problems: list[Problem] = []
     bots: list[str | None] = []
     budgets: list[int | None] = []
-    players = []
-    catalogue_version = service.catalogue_version()
+    players: list[PlanPlayer] = []
     for index, data in enumerate(seats):
         bot, budget, found = _check_bot(service, data, index)
         problems += found
@@ -202,13 +257,16 @@ def table_game_create(
         problems.append(_problem("no_seat", "Keep at least one seat without a bot.", "seats"))
     if problems:
         raise TableRefused(problems=problems)
-    if seed is None:
-        seed = new_seed()
-    decks = [p.get("label") if p.get("source") else None for p in players]
-    labels = _labels(bots, decks, str(owner.get_username())[:40] or "Player")
-    # The engine numbers cards in the order a deck list gives them, and a starter's list is
-    # public: dealt in that order, a face-down card's number would name it. So each list is
-    # put in a secret order first (the record, which holds it, is withheld until the end).
+    return bots, budgets, players
+
+
+def _label_and_order_decks(*, players: list[PlanPlayer], labels: list[str], seed: int) -> None:
+    """Name each player's seat, and put its deck lists in a secret order.
+
+    The engine numbers cards in the order a deck list gives them, and a starter's list is
+    public: dealt in that order, a face-down card's number would name it. So each list is
+    put in a secret order first (the record, which holds it, is withheld until the end).
+    """
     order = random.Random(seed ^ DECK_ORDER_SALT)
     for player, label in zip(players, labels, strict=True):
         player["label"] = label
@@ -218,15 +276,34 @@ def table_game_create(
                 if isinstance(seat.get(key), list):
                     seat[key] = order.sample(seat[key], len(seat[key]))
             player["seat"] = seat
-    # A run fixes the first seat for its rotation (specs, prepare_rules); a table lets the
-    # engine draw it (a recorded chance outcome) unless the caller's rules name it.
+
+
+def _table_rules(
+    *, prepared: PreparedRules, rules: dict[str, Any], quick_start: bool
+) -> dict[str, Any]:
+    """The rules the table's engine plays by.
+
+    A run fixes the first seat for its rotation (specs, prepare_rules); a table lets the
+    engine draw it (a recorded chance outcome) unless the caller's rules name it.
+    """
     table_rules = {k: v for k, v in prepared.rules.items() if k != "first_player"}
     table_rules.update(rules)
     if quick_start:
         table_rules["quick_start"] = True
-    catalogue = _catalogue(service, catalogue_version)
+    return table_rules
+
+
+def _new_engine_game(
+    *,
+    service: GameService,
+    players: list[PlanPlayer],
+    table_rules: dict[str, Any],
+    seed: int,
+    catalogue: Any,
+) -> Any:
+    """The engine's new game; TableRefused if it cannot play these rules."""
     try:
-        state = service.new_game(
+        return service.new_game(
             [service.engine_seat(p) for p in players],
             service.engine_rules(table_rules),
             seed,
@@ -235,32 +312,22 @@ def table_game_create(
         )
     except (RulesError, TypeError) as exc:
         raise TableRefused(f"These rules cannot be played: {exc}", attr="rules") from None
-    record = state.record()
-    row = TableGame(
-        owner=owner,
-        game=spec.name,
-        seats=[
-            {
-                "label": p["label"],
-                "bot": bot,
-                "budget": budget,
-                "source": p.get("source"),
-                "engine": p.get("seat"),
-            }
-            for p, bot, budget in zip(players, bots, budgets, strict=True)
-        ],
-        rules=record["rules"],
-        format=prepared.format,
-        variants=prepared.variants,
-        seed=seed,
-        catalogue_version=catalogue_version,
-        record=record,
-    )
-    state = _rebuilt(service, record, seed, catalogue_version)
-    moves = _bots_answer(service, row, state, 0)
-    _store(row, state)
-    row.save()
-    return seen(row, state, bot_moves=moves)
+
+
+def _stored_seats(
+    *, players: list[PlanPlayer], bots: list[str | None], budgets: list[int | None]
+) -> list[dict[str, Any]]:
+    """The seats as a TableGame row keeps them."""
+    return [
+        {
+            "label": p["label"],
+            "bot": bot,
+            "budget": budget,
+            "source": p.get("source"),
+            "engine": p.get("seat"),
+        }
+        for p, bot, budget in zip(players, bots, budgets, strict=True)
+    ]
 
 
 def _seat_attr(problem: Problem) -> Problem:
