@@ -8,9 +8,11 @@ cards are `{"hidden": true}` entries with no code (the same line `View.known` dr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from simulator.engine.drifter import abilities as ab
+from simulator.engine.drifter.actions import Kind
 
 STAT_WORDS = {"smarts": "smarts", "skill": "skill", "luck": "luck"}
 
@@ -158,60 +160,88 @@ def _ability(state: Any, uid: int, index: int) -> str:
     return f"{card.defn.name}'s ability"
 
 
+# The buttons' words of the kinds that need no more than the kind.
+_SIMPLE_LABELS = {
+    Kind.END_ACTIONS: "Done with actions",
+    Kind.END_TURN: "End the turn",
+    Kind.REFUSE: "Refuse the challenge",
+    Kind.PASS_SHOTGUN: "Don't ride shotgun",
+    Kind.CHECK: "Check",
+    Kind.FOLD: "Fold",
+    Kind.PASS_REVEAL: "Reveal no gear",
+    Kind.PASS_FORTUNE: "Play no fortune",
+}
+
+
+def _face(action: Any) -> str:
+    return "face up" if action.revealed else "face down"
+
+
+def _chips(action: Any) -> str:
+    return f" with ${action.chips}" if action.chips else ""
+
+
+def _stat(action: Any) -> str:
+    return f" on {STAT_WORDS.get(action.stat, action.stat)}" if action.stat else ""
+
+
+def _target(state: Any, action: Any) -> str:
+    return f", aiming at {_name(state, action.target, state.actor)}" if action.target >= 0 else ""
+
+
+def _card_named(state: Any, action: Any) -> str:
+    return _name(state, action.card, state.actor)
+
+
+def _dude_named(state: Any, action: Any) -> str:
+    return _name(state, action.dude, state.actor)
+
+
+def _call(state: Any, action: Any) -> str:
+    return f"Call ${max(state.rb - state.contrib[state.actor], 0)}"
+
+
+def _play_gear(state: Any, action: Any) -> str:
+    on = _dude_named(state, action)
+    card = _card_named(state, action)
+    return f"Play {card} {_face(action)} on {on}{_chips(action)}{_target(state, action)}"
+
+
+def _play_kicker(state: Any, action: Any) -> str:
+    color = state.kickers[action.card].defn.color
+    return f"Play a {color} kicker chip on {_dude_named(state, action)}"
+
+
+def _as(state: Any, action: Any, what: str) -> str:
+    ability = _ability(state, action.card, action.ability)
+    return f"Use {ability} as {what}{_target(state, action)}{_stat(action)}"
+
+
+# The buttons' words of every other kind: the kind's one function of (state, action).
+_LABELS: dict[str, Callable[[Any, Any], str]] = {
+    Kind.CALL: _call,
+    Kind.BET: lambda state, a: f"Bet ${a.amount}",
+    Kind.RAISE: lambda state, a: f"Raise ${a.amount}",
+    Kind.PLAY_DUDE: lambda st, a: f"Play {_card_named(st, a)} {_face(a)}{_chips(a)}",
+    Kind.PLAY_GEAR: _play_gear,
+    Kind.AS_GEAR: lambda st, a: _as(st, a, "gear"),
+    Kind.PLAY_KICKER: _play_kicker,
+    Kind.CHALLENGE: lambda st, a: f"Challenge with {_dude_named(st, a)}{_stat(a)}",
+    Kind.DISCARD: lambda st, a: f"Discard {_card_named(st, a)}",
+    Kind.ACCEPT: lambda st, a: f"Accept with {_dude_named(st, a)}",
+    Kind.SHOTGUN: lambda st, a: f"Ride shotgun with {_card_named(st, a)}",
+    Kind.REVEAL_GEAR: lambda st, a: f"Reveal {_card_named(st, a)}",
+    Kind.PLAY_FORTUNE: lambda st, a: f"Play {_card_named(st, a)}{_target(st, a)}{_stat(a)}",
+    Kind.AS_FORTUNE: lambda st, a: _as(st, a, "a fortune"),
+    Kind.REINVEST: lambda st, a: f"Reinvest in {_dude_named(st, a)}",
+    Kind.BURY: lambda st, a: f"Bury {_dude_named(st, a)}",
+}
+
+
 def drifter_action_label(state: Any, action: Any) -> str:
-    """The button's words for one of the acting seat's legal actions ("Bet $5")."""
-    me = state.actor
-    kind = action.kind
-    chips = f" with ${action.chips}" if action.chips else ""
-    stat = f" on {STAT_WORDS.get(action.stat, action.stat)}" if action.stat else ""
-    target = f", aiming at {_name(state, action.target, me)}" if action.target >= 0 else ""
-    simple = {
-        "end_actions": "Done with actions",
-        "end_turn": "End the turn",
-        "refuse": "Refuse the challenge",
-        "pass_shotgun": "Don't ride shotgun",
-        "check": "Check",
-        "fold": "Fold",
-        "pass_reveal": "Reveal no gear",
-        "pass_fortune": "Play no fortune",
-    }
-    if kind in simple:
-        return simple[kind]
-    if kind == "call":
-        owe = max(state.rb - state.contrib[me], 0)
-        return f"Call ${owe}"
-    if kind == "bet":
-        return f"Bet ${action.amount}"
-    if kind == "raise":
-        return f"Raise ${action.amount}"
-    if kind == "play_dude":
-        face = "face up" if action.revealed else "face down"
-        return f"Play {_name(state, action.card, me)} {face}{chips}"
-    if kind == "play_gear":
-        face = "face up" if action.revealed else "face down"
-        on = _name(state, action.dude, me)
-        return f"Play {_name(state, action.card, me)} {face} on {on}{chips}{target}"
-    if kind == "as_gear":
-        return f"Use {_ability(state, action.card, action.ability)} as gear{target}{stat}"
-    if kind == "play_kicker":
-        kicker = state.kickers[action.card]
-        return f"Play a {kicker.defn.color} kicker chip on {_name(state, action.dude, me)}"
-    if kind == "challenge":
-        return f"Challenge with {_name(state, action.dude, me)}{stat}"
-    if kind == "discard":
-        return f"Discard {_name(state, action.card, me)}"
-    if kind == "accept":
-        return f"Accept with {_name(state, action.dude, me)}"
-    if kind == "shotgun":
-        return f"Ride shotgun with {_name(state, action.card, me)}"
-    if kind == "reveal_gear":
-        return f"Reveal {_name(state, action.card, me)}"
-    if kind == "play_fortune":
-        return f"Play {_name(state, action.card, me)}{target}{stat}"
-    if kind == "as_fortune":
-        return f"Use {_ability(state, action.card, action.ability)} as a fortune{target}{stat}"
-    if kind == "reinvest":
-        return f"Reinvest in {_name(state, action.dude, me)}"
-    if kind == "bury":
-        return f"Bury {_name(state, action.dude, me)}"
-    return kind.replace("_", " ").capitalize()
+    """The button's words for one of the acting seat's legal actions ("Bet $5"), chosen by the
+    action's kind (`actions.Kind`)."""
+    if action.kind in _SIMPLE_LABELS:
+        return _SIMPLE_LABELS[action.kind]
+    label = _LABELS.get(action.kind)
+    return label(state, action) if label else action.kind.replace("_", " ").capitalize()
