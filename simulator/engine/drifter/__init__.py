@@ -24,6 +24,7 @@ from simulator.engine.core.record import GameRecord  # noqa: E402
 from simulator.engine.core.registry import GameSpec, register  # noqa: E402
 from simulator.engine.core.replay import replay_record  # noqa: E402
 from simulator.engine.drifter.actions import Action  # noqa: E402
+from simulator.engine.drifter.bots import FACTORIES  # noqa: E402
 from simulator.engine.drifter.cards import Catalogue, load_catalogue  # noqa: E402
 from simulator.engine.drifter.pieces import Seat  # noqa: E402
 from simulator.engine.drifter.state import DrifterState  # noqa: E402
@@ -106,19 +107,13 @@ def play(state: DrifterState, bots: Sequence[Any]) -> DrifterState:
     return state
 
 
-def _bot_factories() -> dict:
-    from simulator.engine.drifter import bots
-
-    return bots.FACTORIES
-
-
 register(
     GameSpec(
         name="drifter",
         title="High Stakes Drifter",
         new_game=new_game,
         replay=replay,
-        bots=_bot_factories(),
+        bots=FACTORIES,
         min_players=2,
         max_players=8,
         needs_decks=True,

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from simulator.engine.drifter import events as ev
+from simulator.engine.drifter import replay
 from simulator.engine.drifter.cards import Catalogue
 
 # Events whose card goes face up into the deadwood: everyone sees it, concealed or not.
@@ -24,8 +25,6 @@ _FACE_UP = frozenset({ev.Discard.KIND, ev.Bury.KIND, ev.Tombstone.KIND})
 
 def narrate(record: dict, catalogue: Catalogue | None = None) -> list[str]:
     """Replay `record` (RecordError if it does not) and tell the game, one line per event."""
-    from simulator.engine.drifter import replay
-
     state = replay(record, catalogue=catalogue, narrate=True)
     return narrate_events(state.log or [], [s.name for s in state.seats])
 
