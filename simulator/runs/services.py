@@ -24,13 +24,14 @@ from django.db.models import CharField, F, Q, Value
 from django.utils import timezone
 
 from simulator.common import conf
+from simulator.engine.core import GameSpec
 from simulator.engine.core.errors import RulesError
-from simulator.games import service_for
-from simulator.games.base import CatalogueChanged
+from simulator.games import GameService, service_for
+from simulator.games.base import CatalogueChanged, PreparedRules
 from simulator.games.plans import Plan, PlanPlayer, Problem
 from simulator.games.players import prepare_player
 from simulator.games.problems import RunRefused, refuse
-from simulator.games.runner import estimate_cost, play_chunk, sample_indices
+from simulator.games.runner import ChunkOutcome, estimate_cost, play_chunk, sample_indices
 from simulator.runs.followers import followers
 from simulator.runs.models import (
     ChunkResult,
@@ -158,76 +159,22 @@ def run_create(
         existing = Run.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
         if existing is not None:
             return existing, False
-    if kind not in Run.Kind.values:
-        raise refuse(f"kind is one of {', '.join(Run.Kind.values)}, not {kind!r}.", attr="kind")
-    try:
-        service = service_for(game)
-    except RulesError as exc:
-        raise refuse(str(exc), code="unknown_game", attr="game") from None
+    service = _checked_service(kind=kind, game=game)
     spec = service.spec
-    if type(games) is not int or not 1 <= games <= MAX_GAMES_PER_MATCHUP:
-        raise refuse(f"games is a whole number from 1 to {MAX_GAMES_PER_MATCHUP:,}.", attr="games")
-    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
-        raise refuse("players is a list of objects.", attr="players")
-    n = len(players)
-    heads_up = kind != Run.Kind.MATCH
-    low = max(2, spec.min_players)
-    high = 8 if heads_up else min(8, spec.max_players)
-    if heads_up and spec.min_players > 2:
-        raise refuse(f"{spec.title} is not played heads-up.", attr="kind")
-    if not low <= n <= high:
-        raise refuse(f"A {kind} run of {spec.title} has {low} to {high} players.", attr="players")
+    _check_size(spec=spec, kind=kind, games=games, players=players)
     prepared = service.prepare_rules(format, list(variants or []))
-    matchups, pairs = matchups_for(kind, n)
+    matchups, pairs = matchups_for(kind, len(players))
     total = games * len(matchups)
-    cap = conf.get("SIMULATION_MAX_GAMES_PER_RUN")
-    if total > cap:
-        raise refuse(
-            f"{total:,} games is more than the {cap:,} a run may have.", code="over_cap",
-            attr="games",
-        )  # fmt: skip
-    active_cap = conf.get("SIMULATION_MAX_ACTIVE_RUNS")
-    active = Run.objects.filter(owner=owner, status__in=Run.ACTIVE, doctor__isnull=True)
-    if count_active and active.count() >= active_cap:
-        raise refuse(
-            f"You already have {active_cap} runs queued or running; wait or cancel one.",
-            code="too_many_runs",
-        )
+    _check_caps(owner=owner, total=total, count_active=count_active)
     # Read before the decks are checked: a catalogue loaded meanwhile is a newer version.
     catalogue_version = service.catalogue_version()
-    plan_players: list[PlanPlayer] = []
-    problems: list[Problem] = []
-    for index, data in enumerate(players):
-        player, found = prepare_player(
-            owner=owner, service=service, data=data, index=index, prepared=prepared
-        )
-        plan_players.append(player)
-        problems += found
-    if problems:
-        raise RunRefused(problems=problems)
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    elif type(seed) is not int or not 0 <= seed < 2**53:
-        raise refuse("seed is a whole number from 0 to 2**53 - 1.", attr="seed")
-    plan: Plan = {
-        "game": spec.name,
-        "rules": prepared.rules,
-        "seed": seed,
-        "games": games,
-        "players": plan_players,
-        "matchups": matchups,
-        "pairs": pairs,
-        "queue": conf.get("SIMULATION_QUEUE"),
-        "cost_key": _cost_key(spec.name, plan_players, matchups),
-    }
-    if catalogue_version is not None:
-        plan["catalogue_version"] = catalogue_version
-    cost = _calibrated_cost(plan["cost_key"])
-    if cost is None:
-        cost = sum(
-            estimate_cost(spec.name, [plan_players[p]["bot"] for p in m], len(m)) for m in matchups
-        ) / len(matchups)
-    chunk_size, chunk_count = _chunking(games, cost, len(matchups))
+    plan_players = _plan_players(owner=owner, service=service, players=players, prepared=prepared)
+    seed = _checked_seed(seed)
+    plan = _plan(
+        spec=spec, prepared=prepared, seed=seed, games=games, players=plan_players,
+        matchups=matchups, pairs=pairs, catalogue_version=catalogue_version,
+    )  # fmt: skip
+    chunk_size, chunk_count = _chunking(games, _cost_per_game(plan), len(matchups))
     try:
         with transaction.atomic():
             run = Run.objects.create(
@@ -246,6 +193,115 @@ def run_create(
     if dispatch:
         transaction.on_commit(lambda: run_dispatch(run_id=run.pk))
     return run, True
+
+
+def _checked_service(*, kind: str, game: str) -> GameService:
+    """The service spec of `game`; refused for an unknown kind of run (first) or game."""
+    if kind not in Run.Kind.values:
+        raise refuse(f"kind is one of {', '.join(Run.Kind.values)}, not {kind!r}.", attr="kind")
+    try:
+        return service_for(game)
+    except RulesError as exc:
+        raise refuse(str(exc), code="unknown_game", attr="game") from None
+
+
+def _check_size(*, spec: GameSpec, kind: str, games: Any, players: Any) -> None:
+    """Refuse a number of games, or a list of players, that a `kind` run of `spec` cannot have."""
+    if type(games) is not int or not 1 <= games <= MAX_GAMES_PER_MATCHUP:
+        raise refuse(f"games is a whole number from 1 to {MAX_GAMES_PER_MATCHUP:,}.", attr="games")
+    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+        raise refuse("players is a list of objects.", attr="players")
+    n = len(players)
+    heads_up = kind != Run.Kind.MATCH
+    low = max(2, spec.min_players)
+    high = 8 if heads_up else min(8, spec.max_players)
+    if heads_up and spec.min_players > 2:
+        raise refuse(f"{spec.title} is not played heads-up.", attr="kind")
+    if not low <= n <= high:
+        raise refuse(f"A {kind} run of {spec.title} has {low} to {high} players.", attr="players")
+
+
+def _check_caps(*, owner, total: int, count_active: bool) -> None:
+    """Refuse a run over the cap on games, or (`count_active`) over the owner's active runs."""
+    cap = conf.get("SIMULATION_MAX_GAMES_PER_RUN")
+    if total > cap:
+        raise refuse(
+            f"{total:,} games is more than the {cap:,} a run may have.", code="over_cap",
+            attr="games",
+        )  # fmt: skip
+    active_cap = conf.get("SIMULATION_MAX_ACTIVE_RUNS")
+    active = Run.objects.filter(owner=owner, status__in=Run.ACTIVE, doctor__isnull=True)
+    if count_active and active.count() >= active_cap:
+        raise refuse(
+            f"You already have {active_cap} runs queued or running; wait or cancel one.",
+            code="too_many_runs",
+        )
+
+
+def _plan_players(
+    *, owner, service: GameService, players: list[dict], prepared: PreparedRules
+) -> list[PlanPlayer]:
+    """The plan's players, each checked; RunRefused with every problem of every player."""
+    plan_players: list[PlanPlayer] = []
+    problems: list[Problem] = []
+    for index, data in enumerate(players):
+        player, found = prepare_player(
+            owner=owner, service=service, data=data, index=index, prepared=prepared
+        )
+        plan_players.append(player)
+        problems += found
+    if problems:
+        raise RunRefused(problems=problems)
+    return plan_players
+
+
+def _checked_seed(seed: Any) -> int:
+    """The run's seed: the caller's, checked, or a new one."""
+    if seed is None:
+        return random.SystemRandom().randrange(2**31)
+    if type(seed) is not int or not 0 <= seed < 2**53:
+        raise refuse("seed is a whole number from 0 to 2**53 - 1.", attr="seed")
+    return seed
+
+
+def _plan(
+    *,
+    spec: GameSpec,
+    prepared: PreparedRules,
+    seed: int,
+    games: int,
+    players: list[PlanPlayer],
+    matchups: list[list[int]],
+    pairs: list[list[int]],
+    catalogue_version: int | None,
+) -> Plan:
+    """Everything a worker needs to play any chunk of the run."""
+    plan: Plan = {
+        "game": spec.name,
+        "rules": prepared.rules,
+        "seed": seed,
+        "games": games,
+        "players": players,
+        "matchups": matchups,
+        "pairs": pairs,
+        "queue": conf.get("SIMULATION_QUEUE"),
+        "cost_key": _cost_key(spec.name, players, matchups),
+    }
+    if catalogue_version is not None:
+        plan["catalogue_version"] = catalogue_version
+    return plan
+
+
+def _cost_per_game(plan: Plan) -> float:
+    """Seconds per game of the plan: measured on runs like it, or else estimated."""
+    cost = _calibrated_cost(plan["cost_key"])
+    if cost is None:
+        matchups = plan["matchups"]
+        cost = sum(
+            estimate_cost(plan["game"], [plan["players"][p]["bot"] for p in m], len(m))
+            for m in matchups
+        ) / len(matchups)
+    return cost
 
 
 # --- dispatch --------------------------------------------------------------------------------
@@ -451,16 +507,31 @@ def chunk_execute(*, chunk_id: int, send_no: int, worker: str = "") -> str:
         return "failed"
     if outcome.games != (chunk.end - chunk.start) * len(plan["matchups"]):
         return "cancelled"
+    counted = _count_outcome(
+        run_id=run.pk, chunk=chunk, chunk_id=chunk_id, outcome=outcome, worker=worker
+    )
+    if counted != "done":
+        return counted
+    run_dispatch(run_id=run.pk)
+    return "done"
+
+
+def _count_outcome(
+    *, run_id: int, chunk: SimulationChunk, chunk_id: int, outcome: ChunkOutcome, worker: str
+) -> str:
+    """Store a played chunk's result and merge it into its run, in one transaction with the
+    run locked: "done", or "duplicate" (already stored), or "late" (the run ended meanwhile).
+    """
     with transaction.atomic():
         try:
             with transaction.atomic():
                 ChunkResult.objects.create(
-                    run_id=run.pk, chunk_index=chunk.index, games=outcome.games,
+                    run_id=run_id, chunk_index=chunk.index, games=outcome.games,
                     seconds=outcome.seconds, aggregate=outcome.aggregate, worker=worker[:200],
                 )  # fmt: skip
         except IntegrityError:
             return "duplicate"
-        locked = _lock_run(run.pk)
+        locked = _lock_run(run_id)
         Chunk.objects.filter(pk=chunk_id).update(
             status=Chunk.Status.DONE, finished_at=timezone.now()
         )
@@ -468,7 +539,7 @@ def chunk_execute(*, chunk_id: int, send_no: int, worker: str = "") -> str:
             return "late"  # cancelled while it played: kept, not counted
         GameSample.objects.bulk_create(
             [
-                GameSample(run_id=run.pk, matchup=r["matchup"], index=r["index"],
+                GameSample(run_id=run_id, matchup=r["matchup"], index=r["index"],
                            seats=r["seats"], final=r["final"], record=r["record"])
                 for r in outcome.records
             ],
@@ -479,8 +550,7 @@ def chunk_execute(*, chunk_id: int, send_no: int, worker: str = "") -> str:
         _finish_chunk_locked(locked, failed=False)
         locked.save()
         if not locked.is_active:
-            transaction.on_commit(partial(_run_ended, run.pk))
-    run_dispatch(run_id=run.pk)
+            transaction.on_commit(partial(_run_ended, run_id))
     return "done"
 
 
