@@ -15,13 +15,16 @@ from simulator.games import service_for
 from simulator.games.plans import (
     CardRow,
     Length,
+    MatchupAggregate,
     MatchupRow,
     Plan,
+    PlanPlayer,
     PlayerRow,
     PositionAggregate,
     Rate,
     Report,
     RunAggregate,
+    WhatIfRow,
 )
 from simulator.runs.models import GameSample, SimulationRun
 from simulator.runs.stats import (
@@ -123,40 +126,72 @@ def run_report(run: SimulationRun) -> Report:
     matchups = plan["matchups"]
     agg = cast(RunAggregate, run.aggregate or {})
     magg = agg.get("matchups") or []
-    per_player: list[list[PositionAggregate]] = [[] for _ in players]
+    per_player = _per_player(len(players), matchups, magg)
+    codes = {c for m in magg for pos in m["positions"] for c in pos["cards"]}
+    names = service_for(run.game).card_names(codes)
+    report_players = [
+        _player_row(index, player, merge_all(per_player[index]), names)
+        for index, player in enumerate(players)
+    ]
+    turns = merge_all(m["turns"] for m in magg) or {}
+    shootouts = merge_all(m["shootouts"] for m in magg) or {}
+    matchup_rows = _matchup_rows(players, matchups, magg)
+    report: Report = {
+        "games": agg.get("games", 0),
+        "players": report_players,
+        "turns": _length(turns),
+        "shootouts": _length(shootouts),
+        "matchups": matchup_rows,
+        "matrix": None,
+        "what_if": _what_if(plan, agg, matchup_rows),
+    }
+    if run.kind in (SimulationRun.Kind.ROUND_ROBIN, SimulationRun.Kind.GAUNTLET):
+        report["matrix"] = _matrix(len(players), matchup_rows)
+    return report
+
+
+def _per_player(
+    n_players: int, matchups: list[list[int]], magg: list[MatchupAggregate]
+) -> list[list[PositionAggregate]]:
+    """Each player's aggregates, one per matchup it sat in that has played."""
+    per_player: list[list[PositionAggregate]] = [[] for _ in range(n_players)]
     for m, matchup in enumerate(matchups):
         if m >= len(magg):
             continue
         for pos, p in enumerate(matchup):
             per_player[p].append(magg[m]["positions"][pos])
-    codes = {c for m in magg for pos in m["positions"] for c in pos["cards"]}
-    names = service_for(run.game).card_names(codes)
-    report_players: list[PlayerRow] = []
-    for index, player in enumerate(players):
-        entry: PositionAggregate | None = merge_all(per_player[index])
-        row: PlayerRow = {
-            "index": index,
-            "label": player["label"],
-            "bot": player["bot"],
-            "source": player.get("source"),
-            "games": 0,
-        }
-        if entry is None:
-            report_players.append(row)
-            continue
-        row.update(_player_rates(entry))  # type: ignore[typeddict-item]
-        row["stakes"] = {
-            "mean": mean_of(entry["stakes"]),
-            "histogram": histogram_bins(entry["stakes"]),
-        } if entry["stakes"] else None  # fmt: skip
-        row["shootouts_by_stat"] = {
-            stat: rate(won, total)
-            for stat, (won, total) in sorted(entry["shootouts_by_stat"].items())
-        }
-        row["cards"] = _cards(entry, names)
-        report_players.append(row)
-    turns = merge_all(m["turns"] for m in magg) or {}
-    shootouts = merge_all(m["shootouts"] for m in magg) or {}
+    return per_player
+
+
+def _player_row(
+    index: int, player: PlanPlayer, entry: PositionAggregate | None, names: dict[str, str]
+) -> PlayerRow:
+    """A player's row of the report, from its merged aggregate (None: it played no game)."""
+    row: PlayerRow = {
+        "index": index,
+        "label": player["label"],
+        "bot": player["bot"],
+        "source": player.get("source"),
+        "games": 0,
+    }
+    if entry is None:
+        return row
+    row.update(_player_rates(entry))  # type: ignore[typeddict-item]
+    row["stakes"] = {
+        "mean": mean_of(entry["stakes"]),
+        "histogram": histogram_bins(entry["stakes"]),
+    } if entry["stakes"] else None  # fmt: skip
+    row["shootouts_by_stat"] = {
+        stat: rate(won, total) for stat, (won, total) in sorted(entry["shootouts_by_stat"].items())
+    }
+    row["cards"] = _cards(entry, names)
+    return row
+
+
+def _matchup_rows(
+    players: list[PlanPlayer], matchups: list[list[int]], magg: list[MatchupAggregate]
+) -> list[MatchupRow]:
+    """A row per matchup that has played: its games, draws and each seat's win rate."""
     matchup_rows: list[MatchupRow] = []
     for m, matchup in enumerate(matchups):
         if m >= len(magg):
@@ -172,30 +207,31 @@ def run_report(run: SimulationRun) -> Report:
                 "win_rates": [rate(pos["wins"], pos["games"]) for pos in positions],
             }
         )
-    report: Report = {
-        "games": agg.get("games", 0),
-        "players": report_players,
-        "turns": _length(turns),
-        "shootouts": _length(shootouts),
-        "matchups": matchup_rows,
-        "matrix": None,
-        "what_if": [],
-    }
-    if run.kind in (SimulationRun.Kind.ROUND_ROBIN, SimulationRun.Kind.GAUNTLET):
-        n = len(players)
-        matrix: list[list[Rate | None]] = [[None] * n for _ in range(n)]
-        for mrow in matchup_rows:
-            i, j = mrow["players"]
-            matrix[i][j] = mrow["win_rates"][0]
-            matrix[j][i] = mrow["win_rates"][1]
-        report["matrix"] = matrix
+    return matchup_rows
+
+
+def _matrix(n: int, matchup_rows: list[MatchupRow]) -> list[list[Rate | None]]:
+    """Player i's win rate against player j, of a run of heads-up matchups."""
+    matrix: list[list[Rate | None]] = [[None] * n for _ in range(n)]
+    for mrow in matchup_rows:
+        i, j = mrow["players"]
+        matrix[i][j] = mrow["win_rates"][0]
+        matrix[j][i] = mrow["win_rates"][1]
+    return matrix
+
+
+def _what_if(plan: Plan, agg: RunAggregate, matchup_rows: list[MatchupRow]) -> list[WhatIfRow]:
+    """Per what-if pair that has played: A's and B's win rates and the paired test of B - A."""
+    players = plan["players"]
+    matchups = plan["matchups"]
+    rows: list[WhatIfRow] = []
     for k, (a, b) in enumerate(plan.get("pairs", [])):
         pairs = agg.get("pairs") or []
         pair = pairs[k] if k < len(pairs) else None
         if pair is None or a >= len(matchup_rows):
             continue
         opponent = matchups[a][1]
-        report["what_if"].append(
+        rows.append(
             {
                 "opponent": players[opponent]["label"],
                 "a": matchup_rows[a]["win_rates"][0],
@@ -205,7 +241,7 @@ def run_report(run: SimulationRun) -> Report:
                 ),
             }
         )
-    return report
+    return rows
 
 
 def _pct(r: Rate | None) -> str:
