@@ -123,12 +123,39 @@ def doctor_create(
         existing = DoctorRun.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
         if existing is not None:
             return existing, False
+    deck = _own_deck(owner=owner, deck_id=deck_id)
+    _check_input(deck=deck, source=source, gauntlet=gauntlet, budget=budget, chain=chain)
+    seed = _checked_seed(seed)
+    _check_active_cap(owner=owner)
+    fmt = format or deck.format
+    gauntlet = [
+        {k: g[k] for k in ("deck", "public_deck", "starter", "bot") if k in g} for g in gauntlet
+    ]
+    try:
+        with transaction.atomic():
+            doctor = DoctorRun.objects.create(
+                owner=owner, deck=deck, format=fmt, gauntlet=gauntlet, source=source, bot=bot,
+                budget=budget, seed=seed, chain=chain, idempotency_key=idempotency_key or None,
+            )  # fmt: skip
+    except IntegrityError:
+        return DoctorRun.objects.get(owner=owner, idempotency_key=idempotency_key), False
+    _start_round_zero(doctor=doctor, deck=deck, gauntlet=gauntlet, budget=budget, bot=bot)
+    return doctor, True
+
+
+def _own_deck(*, owner, deck_id: Any) -> Deck:
+    """The deck `deck_id` names, if it is `owner`'s; refused otherwise."""
     try:
         deck = Deck.objects.filter(pk=int(deck_id), owner=owner).first()
     except (TypeError, ValueError):
         deck = None
     if deck is None:
         raise refuse("No such deck of yours.", code="not_found", attr="deck")
+    return deck
+
+
+def _check_input(*, deck: Deck, source: str, gauntlet: Any, budget: Any, chain: Any) -> None:
+    """Refuse a source that does not suit the deck, a gauntlet, budget or chain out of bounds."""
     if source not in DoctorRun.Source.values:
         raise refuse(
             f"source is one of {', '.join(DoctorRun.Source.values)}, not {source!r}.",
@@ -147,28 +174,32 @@ def doctor_create(
         )
     if type(chain) is not bool:
         raise refuse("chain is true or false.", attr="chain")
+
+
+def _checked_seed(seed: Any) -> int:
+    """The doctor's seed: the caller's, checked, or a new one."""
     if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    elif type(seed) is not int or not 0 <= seed < 2**53:
+        return random.SystemRandom().randrange(2**31)
+    if type(seed) is not int or not 0 <= seed < 2**53:
         raise refuse("seed is a whole number from 0 to 2**53 - 1.", attr="seed")
+    return seed
+
+
+def _check_active_cap(*, owner) -> None:
+    """Refuse a doctor run to an owner who has as many going as a doctor may."""
     cap = conf.get("SIMULATION_MAX_ACTIVE_RUNS")
     if DoctorRun.objects.filter(owner=owner, status__in=DoctorRun.ACTIVE).count() >= cap:
         raise refuse(
             f"You already have {cap} deck doctor runs going; wait or cancel one.",
             code="too_many_runs",
         )
-    fmt = format or deck.format
-    gauntlet = [
-        {k: g[k] for k in ("deck", "public_deck", "starter", "bot") if k in g} for g in gauntlet
-    ]
-    try:
-        with transaction.atomic():
-            doctor = DoctorRun.objects.create(
-                owner=owner, deck=deck, format=fmt, gauntlet=gauntlet, source=source, bot=bot,
-                budget=budget, seed=seed, chain=chain, idempotency_key=idempotency_key or None,
-            )  # fmt: skip
-    except IntegrityError:
-        return DoctorRun.objects.get(owner=owner, idempotency_key=idempotency_key), False
+
+
+def _start_round_zero(
+    *, doctor: DoctorRun, deck: Deck, gauntlet: list[dict], budget: int, bot: str
+) -> None:
+    """Round 0: the gauntlet run that ranks the deck's cards; its refusal named as the
+    doctor's input names it (`deck`, `gauntlet.N`). The doctor takes the run's format."""
     games = max(MIN_GAMES, int(budget * FIRST_SHARE) // len(gauntlet))
     players = [{"deck": deck.pk, "bot": bot}, *gauntlet]
     try:
@@ -182,7 +213,6 @@ def doctor_create(
     doctor.format = run.format
     doctor.save(update_fields=["format"])
     DoctorStage.objects.create(doctor=doctor, run=run, round=0)
-    return doctor, True
 
 
 # --- advancing ---------------------------------------------------------------------------------
