@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from simulator.engine.core.registry import BOT_LABELS, bot_label
+from simulator.games import GameService, service_specs
 from simulator.games import pages as game_pages
-from simulator.games import service_specs
 from simulator.games.pages import int_param, render_replay
 from simulator.games.problems import RunRefused
 from simulator.runs import pages, selectors, services
@@ -55,27 +55,9 @@ def _form_context(
     data = data or {}
     chosen = specs.get(data.get("game") or DEFAULT_GAME) or specs[DEFAULT_GAME]
     deck_choices = game_pages.deck_choices(user) if chosen.spec.needs_decks else []
-    # The first two starter decks face each other unless the form says otherwise.
-    starters = [code for code, _ in deck_choices[0][1]][:2] if deck_choices else []
     bots = sorted(
         chosen.spec.bots, key=lambda b: list(BOT_LABELS).index(b) if b in BOT_LABELS else 99
     )
-    default_bot = chosen.default_bot()
-    by_row: dict[int, list[str]] = {}
-    for problem in problems or []:
-        if problem["row"] is not None:
-            by_row.setdefault(problem["row"], []).append(problem["detail"])
-    rows = []
-    for i in range(MAX_PLAYERS):
-        playing = i < max(2, chosen.spec.min_players)
-        rows.append(
-            {
-                "index": i,
-                "deck": data.get(f"deck_{i}", starters[i] if i < len(starters) else ""),
-                "bot": data.get(f"bot_{i}", default_bot if playing else ""),
-                "problems": by_row.get(i, []),
-            }
-        )
     chosen_format = data.get("format") or "standard"
     chosen_variants = set(data.getlist("variants") if hasattr(data, "getlist") else [])
     return {
@@ -104,12 +86,41 @@ def _form_context(
         ],
         "bots": [(b, *bot_label(b)) for b in bots],
         "deck_choices": deck_choices,
-        "rows": rows,
+        "rows": _form_rows(chosen, data, deck_choices, problems or []),
         "data": data,
         "problems": problems or [],
         # A double-clicked submit sends the same key twice: one run, not two.
         "idempotency_key": data.get("idempotency_key") or uuid.uuid4().hex,
     }
+
+
+def _form_rows(
+    chosen: GameService,
+    data: Any,
+    deck_choices: list[tuple[str, list[tuple[str, str]]]],
+    problems: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """The form's player rows: each one's deck and bot (what `data` holds, or the defaults)
+    and its problems."""
+    # The first two starter decks face each other unless the form says otherwise.
+    starters = [code for code, _ in deck_choices[0][1]][:2] if deck_choices else []
+    default_bot = chosen.default_bot()
+    by_row: dict[int, list[str]] = {}
+    for problem in problems:
+        if problem["row"] is not None:
+            by_row.setdefault(problem["row"], []).append(problem["detail"])
+    rows = []
+    for i in range(MAX_PLAYERS):
+        playing = i < max(2, chosen.spec.min_players)
+        rows.append(
+            {
+                "index": i,
+                "deck": data.get(f"deck_{i}", starters[i] if i < len(starters) else ""),
+                "bot": data.get(f"bot_{i}", default_bot if playing else ""),
+                "problems": by_row.get(i, []),
+            }
+        )
+    return rows
 
 
 def _players_from_post(post, needs_decks: bool) -> tuple[list[dict[str, Any]], list[int]]:
