@@ -188,6 +188,7 @@ class ChunkOutcome:
     seconds: float
 
 
+# long: the workers' hot loop: a game's steps stay inline (no call per game), on its locals
 def play_chunk(
     plan: Plan,
     start: int,
