@@ -33,8 +33,9 @@ from collecting import csv_format as collection_csv
 from collecting import selectors as collection_selectors
 from collecting import services as collection_services
 from collecting.api import serializers as s
+from collecting.filtersets import EntryFilterSet
 from collecting.models import Collection, CollectionChip, CollectionEntry, Condition, WishlistEntry
-from config.api import DomainError
+from config.api import DomainError, FilterBackend
 from config.schema import ERRORS, errors
 
 IMPORT_ERRORS = errors("Every bad row, with its `line` and `column`, or a bad form field.")
@@ -293,15 +294,8 @@ class _InCollection(_ViewSetMixin):
         return self._collection
 
 
-ENTRY_FILTERS = [
-    OpenApiParameter("set", OpenApiTypes.STR, description="Set code."),
-    OpenApiParameter("card", OpenApiTypes.STR, description="Card code."),
-    OpenApiParameter("condition", OpenApiTypes.STR, enum=[c for c, _ in s.Condition.choices]),
-]
-
-
 @extend_schema_view(
-    list=extend_schema(summary="The collection's cards", parameters=ENTRY_FILTERS),
+    list=extend_schema(summary="The collection's cards"),
     create=extend_schema(
         summary="Add copies (adds to an existing card+condition entry)",
         responses={201: s.CollectionEntrySerializer, 409: BUSY},
@@ -326,24 +320,11 @@ class EntryViewSet(
     """Entries of one of your collections: a card, a condition, a quantity."""
 
     serializer_class = s.CollectionEntrySerializer
-    filter_backends = []
+    filterset_class = EntryFilterSet
+    filter_backends = [FilterBackend]  # no ordering, as before
 
     def collection_queryset(self):
-        entries = collection_selectors.entry_list(collection=self.collection)
-        params = self.request.query_params
-        if params.get("set"):
-            entries = entries.filter(card__card_set__code__iexact=params["set"])
-        if params.get("card"):
-            entries = entries.filter(card__code__iexact=params["card"])
-        if "condition" in params:
-            if params["condition"] not in Condition.values:
-                raise DomainError(
-                    f"condition is one of {', '.join(Condition.values)}.",
-                    code="invalid_choice",
-                    attr="condition",
-                )
-            entries = entries.filter(condition=params["condition"])
-        return entries
+        return collection_selectors.entry_list(collection=self.collection)
 
     def perform_create(self, serializer):
         v = serializer.validated_data
