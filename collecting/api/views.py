@@ -7,7 +7,7 @@ trade list when the owner made it public (then read-only).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.http import StreamingHttpResponse
@@ -294,6 +294,44 @@ class _InCollection(_ViewSetMixin):
         return self._collection
 
 
+class _HoldingsViewSet(
+    _InCollection,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Rows of what a collection holds, counted in copies: adding copies adds to the row there
+    is, PATCH changes a row (a quantity of 0 deletes it: 204), DELETE is a quantity of 0. A
+    subclass says how copies are added (`add_copies`) and a row changed (`change`)."""
+
+    update_serializer_class: type[serializers.Serializer]
+    filter_backends = []
+
+    def add_copies(self, data: dict) -> Any:
+        """Add `data["quantity"]` copies (validated by `serializer_class`); the row they are in."""
+        raise NotImplementedError
+
+    def change(self, row: Any, **fields: Any) -> Any:
+        """The row with `fields` changed, or None when its quantity became 0 (it is gone)."""
+        raise NotImplementedError
+
+    def perform_create(self, serializer):
+        serializer.instance = self.add_copies(serializer.validated_data)
+
+    def partial_update(self, request, *args, **kwargs):
+        form = self.update_serializer_class(data=request.data)
+        form.is_valid(raise_exception=True)
+        row = self.change(self.get_object(), **form.validated_data)
+        if row is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(self.serializer_class(row).data)
+
+    def perform_destroy(self, instance):
+        self.change(instance, quantity=0)
+
+
 @extend_schema_view(
     list=extend_schema(summary="The collection's cards"),
     create=extend_schema(
@@ -309,48 +347,36 @@ class _InCollection(_ViewSetMixin):
         },
     ),
 )
-class EntryViewSet(
-    _InCollection,
-    mixins.ListModelMixin,
-    mixins.RetrieveModelMixin,
-    mixins.CreateModelMixin,
-    mixins.DestroyModelMixin,
-    viewsets.GenericViewSet,
-):
+class EntryViewSet(_HoldingsViewSet):
     """Entries of one of your collections: a card, a condition, a quantity."""
 
     serializer_class = s.CollectionEntrySerializer
+    update_serializer_class = s.CollectionEntryUpdateSerializer
     filterset_class = EntryFilterSet
     filter_backends = [FilterBackend]  # no ordering, as before
 
     def collection_queryset(self):
         return collection_selectors.entry_list(collection=self.collection)
 
-    def perform_create(self, serializer):
-        v = serializer.validated_data
-        condition = v.get("condition", Condition.NEAR_MINT)
+    def add_copies(self, data: dict) -> CollectionEntry | None:
+        condition = data.get("condition", Condition.NEAR_MINT)
         collection_services.entry_adjust(
-            collection=self.collection, card=v["card"], condition=condition, delta=v["quantity"]
+            collection=self.collection,
+            card=data["card"],
+            condition=condition,
+            delta=data["quantity"],
         )
         entry = CollectionEntry.objects.get(
-            collection=self.collection, card=v["card"], condition=condition
+            collection=self.collection, card=data["card"], condition=condition
         )
-        if v.get("notes") or v.get("acquired_on"):
-            entry = collection_services.entry_update(
-                entry=entry, notes=v.get("notes") or None, acquired_on=v.get("acquired_on")
+        if data.get("notes") or data.get("acquired_on"):
+            return self.change(
+                entry, notes=data.get("notes") or None, acquired_on=data.get("acquired_on")
             )
-        serializer.instance = entry
+        return entry
 
-    def partial_update(self, request, *args, **kwargs):
-        form = s.CollectionEntryUpdateSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        entry = collection_services.entry_update(entry=self.get_object(), **form.validated_data)
-        if entry is None:
-            return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(s.CollectionEntrySerializer(entry).data)
-
-    def perform_destroy(self, instance):
-        collection_services.entry_update(entry=instance, quantity=0)
+    def change(self, row: CollectionEntry, **fields: Any) -> CollectionEntry | None:
+        return collection_services.entry_update(entry=row, **fields)
 
 
 @extend_schema_view(
@@ -367,42 +393,28 @@ class EntryViewSet(
         },
     ),
 )
-class ChipViewSet(
-    _InCollection,
-    mixins.ListModelMixin,
-    mixins.RetrieveModelMixin,
-    mixins.CreateModelMixin,
-    mixins.DestroyModelMixin,
-    viewsets.GenericViewSet,
-):
+class ChipViewSet(_HoldingsViewSet):
     """Kicker chips in one of your collections."""
 
     serializer_class = s.CollectionChipSerializer
-    filter_backends = []
+    update_serializer_class = s.CollectionChipUpdateSerializer
 
     def collection_queryset(self):
         return collection_selectors.chip_list(collection=self.collection)
 
-    def perform_create(self, serializer):
-        v = serializer.validated_data
+    def add_copies(self, data: dict) -> CollectionChip | None:
         collection_services.chip_adjust(
-            collection=self.collection, kicker_chip=v["kicker_chip"], delta=v["quantity"]
+            collection=self.collection, kicker_chip=data["kicker_chip"], delta=data["quantity"]
         )
-        chip = CollectionChip.objects.get(collection=self.collection, kicker_chip=v["kicker_chip"])
-        if v.get("notes"):
-            chip = collection_services.chip_update(chip=chip, notes=v["notes"])
-        serializer.instance = chip
+        chip = CollectionChip.objects.get(
+            collection=self.collection, kicker_chip=data["kicker_chip"]
+        )
+        if data.get("notes"):
+            return self.change(chip, notes=data["notes"])
+        return chip
 
-    def partial_update(self, request, *args, **kwargs):
-        form = s.CollectionChipUpdateSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        chip = collection_services.chip_update(chip=self.get_object(), **form.validated_data)
-        if chip is None:
-            return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(s.CollectionChipSerializer(chip).data)
-
-    def perform_destroy(self, instance):
-        collection_services.chip_update(chip=instance, quantity=0)
+    def change(self, row: CollectionChip, **fields: Any) -> CollectionChip | None:
+        return collection_services.chip_update(chip=row, **fields)
 
 
 @extend_schema_view(
