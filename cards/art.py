@@ -292,6 +292,21 @@ def _fence(draw: ImageDraw.ImageDraw, rng: random.Random, w: int, horizon: int, 
 
 
 # --- Dudes: a bust with a face, a hat and the faction's clothes ----------------------------
+@dataclass(frozen=True, slots=True)
+class _Bust:
+    """Where a dude's parts go: the head's centre and size, one unit (a hundredth of the art's
+    height), the top of the shoulders and their half-width, and the outline everything gets."""
+
+    cx: float
+    cy: float
+    head_w: float
+    head_r: float
+    u: float
+    top: float
+    shoulders: float
+    line: Stroke
+
+
 def _paint_dude(
     draw: ImageDraw.ImageDraw,
     rng: random.Random,
@@ -301,6 +316,9 @@ def _paint_dude(
     accent: RGB,
     faction: str,
 ) -> None:
+    """A bust, back to front: clothes, neckwear, the faction's marks, the head and its face,
+    whiskers, an outlaw's bandana, the hat. Every draw from `rng` keeps its order (the same
+    card, the same picture), so the parts are painted in the order they take their draws."""
     u = h / 100  # one unit: a hundredth of the art's height
     cx = w / 2 + rng.uniform(-0.22, 0.22) * w
     head_r = u * rng.uniform(15, 19)
@@ -310,11 +328,29 @@ def _paint_dude(
     hair = rng.choice(HAIR)
     coat = _jitter(rng, coat, 16)
     line = _stroke(max(2, round(u * 0.8)))
-    # Shoulders and coat, lapels, shirt.
     shoulders = head_w * rng.uniform(2.3, 2.9)
-    top = cy + head_r * 1.05
+    bust = _Bust(cx, cy, head_w, head_r, u, cy + head_r * 1.05, shoulders, line)
+    _coat_and_shirt(draw, rng, bust, h, coat, skin)
+    _neckwear(draw, rng, bust, accent, faction)
+    _faction_marks(draw, bust, h, accent, faction)
+    _head(draw, rng, bust, skin, hair)
+    _eyes_and_nose(draw, rng, bust, skin, hair)
+    _mouth_and_whiskers(draw, rng, bust, skin, hair)
+    if faction == "outlaws" and rng.random() < 0.6:
+        _bandana(draw, bust, accent)
+    _hat(draw, rng, bust, faction, accent)
+
+
+def _coat_and_shirt(
+    draw: ImageDraw.ImageDraw, rng: random.Random, b: _Bust, h: int, coat: RGB, skin: RGB
+) -> None:
+    """Shoulders and coat, the shirt's V with its lapel lines, the neck."""
+    cx, top, head_w, head_r, u, line = b.cx, b.top, b.head_w, b.head_r, b.u, b.line
     draw.rounded_rectangle(
-        (cx - shoulders, top, cx + shoulders, h + 20 * u), radius=int(head_r), fill=coat, **line
+        (cx - b.shoulders, top, cx + b.shoulders, h + 20 * u),
+        radius=int(head_r),
+        fill=coat,
+        **line,
     )
     shirt = _jitter(
         rng, rng.choice(((236, 228, 208), (200, 190, 160), (150, 60, 50), (90, 110, 140))), 10
@@ -327,11 +363,17 @@ def _paint_dude(
         fill=INK,
         width=line["width"],
     )
-    # Neck, then the faction's neckwear.
     draw.rectangle(
-        (cx - head_w * 0.38, cy + head_r * 0.6, cx + head_w * 0.38, top + 2 * u),
+        (cx - head_w * 0.38, b.cy + head_r * 0.6, cx + head_w * 0.38, top + 2 * u),
         fill=_mix(skin, INK, 0.12),
     )
+
+
+def _neckwear(
+    draw: ImageDraw.ImageDraw, rng: random.Random, b: _Bust, accent: RGB, faction: str
+) -> None:
+    """A kerchief (always, for the cavalry and drifters), a bow tie, a string tie or none."""
+    cx, top, head_w, head_r, u, line = b.cx, b.top, b.head_w, b.head_r, b.u, b.line
     neckwear = (
         rng.choice(("kerchief", "bowtie", "string", "none"))
         if faction not in ("cavalry", "drifters")
@@ -354,6 +396,12 @@ def _paint_dude(
     elif neckwear == "string":
         draw.line([(cx, top + u), (cx - 2 * u, top + 12 * u)], fill=INK, width=line["width"])
         draw.line([(cx, top + u), (cx + 2 * u, top + 12 * u)], fill=INK, width=line["width"])
+
+
+def _faction_marks(draw: ImageDraw.ImageDraw, b: _Bust, h: int, accent: RGB, faction: str) -> None:
+    """What the faction wears: a drifter's serape, a law dog's badge, cavalry shoulder boards,
+    a townsman's waistcoat buttons."""
+    cx, top, shoulders, head_r, u = b.cx, b.top, b.shoulders, b.head_r, b.u
     if faction == "drifters":  # a serape over one shoulder
         for i in range(4):
             color = (accent, (236, 214, 160), (120, 40, 36), (40, 90, 110))[i]
@@ -374,7 +422,11 @@ def _paint_dude(
         for i in range(3):
             y = top + head_r * (1.7 + i * 0.45)
             draw.ellipse((cx - u, y - u, cx + u, y + u), fill=accent, outline=INK)
-    # Hair behind the head, then the head and ears.
+
+
+def _head(draw: ImageDraw.ImageDraw, rng: random.Random, b: _Bust, skin: RGB, hair: RGB) -> None:
+    """Hair behind the head, then the ears and the head."""
+    cx, cy, head_w, head_r, u, line = b.cx, b.cy, b.head_w, b.head_r, b.u, b.line
     hair_len = rng.choice((0.4, 0.8, 1.2))
     draw.rounded_rectangle(
         (cx - head_w * 1.08, cy - head_r * 0.8, cx + head_w * 1.08, cy + head_r * hair_len),
@@ -385,7 +437,13 @@ def _paint_dude(
         ex = cx + side * head_w * 0.98
         draw.ellipse((ex - 3 * u, cy - 3 * u, ex + 3 * u, cy + 4 * u), fill=skin, **line)
     draw.ellipse((cx - head_w, cy - head_r, cx + head_w, cy + head_r), fill=skin, **line)
-    # Eyes, brows, nose, mouth.
+
+
+def _eyes_and_nose(
+    draw: ImageDraw.ImageDraw, rng: random.Random, b: _Bust, skin: RGB, hair: RGB
+) -> None:
+    """Two eyes (open or squinting) under tilted brows, and a nose."""
+    cx, cy, head_w, head_r, u = b.cx, b.cy, b.head_w, b.head_r, b.u
     eye_y = cy - head_r * rng.uniform(0.02, 0.14)
     gap = head_w * rng.uniform(0.34, 0.46)
     er = u * rng.uniform(1.3, 2.0)
@@ -408,6 +466,13 @@ def _paint_dude(
         fill=_mix(skin, INK, 0.45),
         width=int(u),
     )
+
+
+def _mouth_and_whiskers(
+    draw: ImageDraw.ImageDraw, rng: random.Random, b: _Bust, skin: RGB, hair: RGB
+) -> None:
+    """The whiskers on the chin (beard, goatee, stubble), the mouth, then any moustache."""
+    cx, cy, head_w, head_r, u = b.cx, b.cy, b.head_w, b.head_r, b.u
     mouth_y = cy + head_r * rng.uniform(0.42, 0.55)
     mw = head_w * rng.uniform(0.25, 0.45)
     whiskers = rng.choice(("none", "moustache", "handlebar", "beard", "goatee", "stubble"))
@@ -436,50 +501,77 @@ def _paint_dude(
         width=int(1.2 * u),
     )
     if whiskers in ("moustache", "handlebar", "beard"):
-        my = mouth_y - 2.2 * u
-        draw.ellipse((cx - mw * 1.15, my - 2.2 * u, cx + mw * 1.15, my + 1.8 * u), fill=beard)
-        if whiskers == "handlebar":
-            for side in (-1, 1):
-                x = cx + side * mw * 1.15
-                draw.arc(
-                    (x - 4 * u, my - 7 * u, x + 4 * u, my + 1 * u),
-                    0 if side > 0 else 90,
-                    90 if side > 0 else 180,
-                    fill=beard,
-                    width=int(1.5 * u),
-                )
-    if faction == "outlaws" and rng.random() < 0.6:  # a bandana over the lower face
-        draw.chord(
-            (cx - head_w * 1.02, cy - head_r * 0.55, cx + head_w * 1.02, cy + head_r * 1.02),
-            0,
-            180,
-            fill=accent,
-            **line,
-        )
-        draw.polygon(
-            [
-                (cx - head_w * 0.4, cy + head_r * 0.9),
-                (cx + head_w * 0.4, cy + head_r * 0.9),
-                (cx, cy + head_r * 1.6),
-            ],
-            fill=accent,
-            **line,
-        )
-    _hat(draw, rng, cx, cy, head_w, head_r, u, faction, accent, line)
+        _moustache(draw, cx, mouth_y - 2.2 * u, mw, u, beard, handlebar=whiskers == "handlebar")
+
+
+def _moustache(
+    draw: ImageDraw.ImageDraw,
+    cx: float,
+    my: float,
+    mw: float,
+    u: float,
+    beard: RGB,
+    *,
+    handlebar: bool,
+) -> None:
+    draw.ellipse((cx - mw * 1.15, my - 2.2 * u, cx + mw * 1.15, my + 1.8 * u), fill=beard)
+    if handlebar:
+        for side in (-1, 1):
+            x = cx + side * mw * 1.15
+            draw.arc(
+                (x - 4 * u, my - 7 * u, x + 4 * u, my + 1 * u),
+                0 if side > 0 else 90,
+                90 if side > 0 else 180,
+                fill=beard,
+                width=int(1.5 * u),
+            )
+
+
+def _bandana(draw: ImageDraw.ImageDraw, b: _Bust, accent: RGB) -> None:
+    """An outlaw's bandana over the lower face."""
+    cx, cy, head_w, head_r, line = b.cx, b.cy, b.head_w, b.head_r, b.line
+    draw.chord(
+        (cx - head_w * 1.02, cy - head_r * 0.55, cx + head_w * 1.02, cy + head_r * 1.02),
+        0,
+        180,
+        fill=accent,
+        **line,
+    )
+    draw.polygon(
+        [
+            (cx - head_w * 0.4, cy + head_r * 0.9),
+            (cx + head_w * 0.4, cy + head_r * 0.9),
+            (cx, cy + head_r * 1.6),
+        ],
+        fill=accent,
+        **line,
+    )
+
+
+# --- Hats: a style (the cavalry's kepi most often), a felt, a band, a brim ---------------------
+HAT_BRIM = {
+    "stetson": 1.9,
+    "flat": 1.7,
+    "bowler": 1.35,
+    "top": 1.35,
+    "sombrero": 2.9,
+    "derby-brim": 1.55,
+}
+HAT_CROWN = {
+    "stetson": 0.9,
+    "flat": 0.55,
+    "bowler": 0.75,
+    "top": 1.35,
+    "sombrero": 1.0,
+    "derby-brim": 0.7,
+}
 
 
 def _hat(
-    draw: ImageDraw.ImageDraw,
-    rng: random.Random,
-    cx: float,
-    cy: float,
-    hw: float,
-    hr: float,
-    u: float,
-    faction: str,
-    accent: RGB,
-    line: Stroke,
+    draw: ImageDraw.ImageDraw, rng: random.Random, b: _Bust, faction: str, accent: RGB
 ) -> None:
+    """A hat on the head (or none: "bare"): its crown, band and brim, and a law dog's star."""
+    cx, cy, hw, hr, u, line = b.cx, b.cy, b.head_w, b.head_r, b.u, b.line
     styles = ["stetson", "flat", "bowler", "top", "sombrero", "derby-brim", "bare"]
     style = "kepi" if faction == "cavalry" and rng.random() < 0.8 else rng.choice(styles)
     felt = _jitter(rng, rng.choice(FELT), 10)
@@ -488,38 +580,60 @@ def _hat(
     if style == "bare":
         return
     if style == "kepi":
-        felt = _mix((34, 48, 96), felt, 0.15)
-        draw.polygon(
-            [
-                (cx - hw * 1.0, brim_y),
-                (cx - hw * 0.85, brim_y - hr * 0.9),
-                (cx + hw * 0.85, brim_y - hr * 1.05),
-                (cx + hw * 1.0, brim_y),
-            ],
-            fill=felt,
-            **line,
-        )
-        draw.chord((cx - hw * 1.1, brim_y - 3 * u, cx + hw * 0.5, brim_y + 5 * u), 0, 180, fill=INK)
-        draw.rectangle((cx - hw, brim_y - 4 * u, cx + hw, brim_y - 1.5 * u), fill=accent)
+        _kepi(draw, b, brim_y, _mix((34, 48, 96), felt, 0.15), accent)
         return
-    brim = {
-        "stetson": 1.9,
-        "flat": 1.7,
-        "bowler": 1.35,
-        "top": 1.35,
-        "sombrero": 2.9,
-        "derby-brim": 1.55,
-    }[style]
-    crown_h = {
-        "stetson": 0.9,
-        "flat": 0.55,
-        "bowler": 0.75,
-        "top": 1.35,
-        "sombrero": 1.0,
-        "derby-brim": 0.7,
-    }[style]
     crown_w = hw * (0.92 if style != "sombrero" else 0.8)
-    ch = hr * crown_h
+    ch = hr * HAT_CROWN[style]
+    _crown(draw, style, cx, brim_y, crown_w, ch, felt, line)
+    draw.rectangle(
+        (cx - crown_w * 0.98, brim_y - ch * 0.32, cx + crown_w * 0.98, brim_y - u), fill=band
+    )
+    brim = HAT_BRIM[style]
+    curl = hr * (0.28 if style in ("stetson", "sombrero") else 0.14)
+    tilt = rng.uniform(-0.08, 0.08) * hr
+    draw.chord(
+        (cx - hw * brim, brim_y - curl + tilt, cx + hw * brim, brim_y + curl * 1.2 - tilt),
+        0 if style != "bowler" else -10,
+        180 if style != "bowler" else 190,
+        fill=_mix(felt, INK, 0.15),
+        **line,
+    )
+    draw.line(
+        (cx - hw * brim, brim_y + tilt, cx + hw * brim, brim_y - tilt), fill=felt, width=int(3 * u)
+    )
+    if faction == "law dogs" and rng.random() < 0.5:
+        _star(draw, cx, brim_y - ch * 0.16, 3.2 * u, 5, (222, 186, 70))
+
+
+def _kepi(draw: ImageDraw.ImageDraw, b: _Bust, brim_y: float, felt: RGB, accent: RGB) -> None:
+    """The cavalry's cap: a tall slanted crown, a black peak, a band of the faction's colour."""
+    cx, hw, hr, u = b.cx, b.head_w, b.head_r, b.u
+    draw.polygon(
+        [
+            (cx - hw * 1.0, brim_y),
+            (cx - hw * 0.85, brim_y - hr * 0.9),
+            (cx + hw * 0.85, brim_y - hr * 1.05),
+            (cx + hw * 1.0, brim_y),
+        ],
+        fill=felt,
+        **b.line,
+    )
+    draw.chord((cx - hw * 1.1, brim_y - 3 * u, cx + hw * 0.5, brim_y + 5 * u), 0, 180, fill=INK)
+    draw.rectangle((cx - hw, brim_y - 4 * u, cx + hw, brim_y - 1.5 * u), fill=accent)
+
+
+def _crown(
+    draw: ImageDraw.ImageDraw,
+    style: str,
+    cx: float,
+    brim_y: float,
+    crown_w: float,
+    ch: float,
+    felt: RGB,
+    line: Stroke,
+) -> None:
+    """A hat's crown, `ch` high: a bowler's dome, a sombrero's cone, else a crown (dented on
+    top for a stetson)."""
     if style in ("bowler",):
         draw.chord(
             (cx - crown_w, brim_y - ch * 1.6, cx + crown_w, brim_y + ch * 0.4),
@@ -552,23 +666,6 @@ def _hat(
             fill=felt,
             **line,
         )
-    draw.rectangle(
-        (cx - crown_w * 0.98, brim_y - ch * 0.32, cx + crown_w * 0.98, brim_y - u), fill=band
-    )
-    curl = hr * (0.28 if style in ("stetson", "sombrero") else 0.14)
-    tilt = rng.uniform(-0.08, 0.08) * hr
-    draw.chord(
-        (cx - hw * brim, brim_y - curl + tilt, cx + hw * brim, brim_y + curl * 1.2 - tilt),
-        0 if style != "bowler" else -10,
-        180 if style != "bowler" else 190,
-        fill=_mix(felt, INK, 0.15),
-        **line,
-    )
-    draw.line(
-        (cx - hw * brim, brim_y + tilt, cx + hw * brim, brim_y - tilt), fill=felt, width=int(3 * u)
-    )
-    if faction == "law dogs" and rng.random() < 0.5:
-        _star(draw, cx, brim_y - ch * 0.16, 3.2 * u, 5, (222, 186, 70))
 
 
 def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, tips: int, fill: RGB) -> None:

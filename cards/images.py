@@ -193,7 +193,8 @@ def printable(text: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _width(fnt: ImageFont.FreeTypeFont, word: str) -> float:
-    # Measuring costs ~1.5 µs a character, so each word is measured once, not once per try.
+    # Measuring is the costly part of wrapping (docs/performance.md, "Card images"), so each
+    # word is measured once, not once per try.
     return fnt.getlength(word)
 
 

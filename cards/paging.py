@@ -21,7 +21,8 @@ def count_up_to(queryset: QuerySet, most: int) -> int:
 
     `SELECT COUNT(*) FROM (SELECT id ... LIMIT most)`, unordered, so PostgreSQL may stop at
     whichever `most` matches it finds first. It is the SQL `queryset[:most].count()` runs, but
-    wrapped here rather than by the ORM's aggregation path, which cost 0.15 ms more a count.
+    wrapped here rather than by the ORM's aggregation path, which costs more CPU a count
+    (`benchmarks/catalogue.py`; the figures are in docs/search.md).
     """
     inner = queryset.order_by().values("pk")[:most]
     try:

@@ -75,9 +75,10 @@ def _resolve(q: Q, queryset: QuerySet) -> Q:
 
     Joined to the set by code, the card filter leaves PostgreSQL to guess how many cards the set
     has (the average over all sets), and a set holding most of the catalogue got the wrong plan:
-    `s:GEN t:fortune cost<3` walked all 20,000 of its cards to count 784 (2.3 ms; 0.4 ms given
-    the id, whose share the planner knows from the column's statistics). An unknown code becomes
-    an empty `__in`, which matches nothing (its negation everything) without running a query.
+    `s:GEN t:fortune cost<3` walked all 20,000 of its cards to count 784. Given the id, the
+    planner knows the set's share from the column's statistics (`benchmarks/catalogue.py`
+    measures both; the figures are in docs/search.md). An unknown code becomes an empty `__in`,
+    which matches nothing (its negation everything) without running a query.
     """
     using = queryset.db
     ids: dict[str, list[int]] = {}
@@ -167,7 +168,8 @@ def _factions(queryset: QuerySet) -> list[str]:
 def _set_ids(code: str, using: str) -> list[int]:
     """The ids of the sets whose code is `code` ignoring case, as `code__iexact` finds them on
     PostgreSQL and SQLite (`UPPER(code) = UPPER(%s)`, ASCII case on SQLite), by plain SQL: the
-    same query through the ORM cost 0.27 ms a search, this one 0.07 ms."""
+    same query through the ORM costs a search several times more (`benchmarks/catalogue.py`;
+    the figures are in docs/performance.md, "Card search")."""
     from cards.models import CardSet
 
     connection = connections[using]

@@ -8,13 +8,14 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
 from cards.models import Card, CardSet, CatalogueVersion, KickerChip, StarterDeck
-from simulator.engine.drifter.cards import Catalogue, parse_sets
+from simulator.engine.drifter.cards import CardDef, Catalogue, parse_sets
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,23 @@ def catalogue_load(*, directory: Path | None = None) -> LoadResult:
     # `load_catalogue` caches a directory's parse for the life of the process).
     files = _set_files(directory)
     catalogue: Catalogue = parse_sets([json.loads(data) for data in files.values()])
+    sets = _load_sets(catalogue)
+    _load_cards(catalogue, sets, _raw_abilities(files))
+    _load_chips(catalogue, sets)
+    starters = _load_starters(catalogue, sets)
+    _version_bump(_digest(files))
+    # Cached catalogue answers are stale now (cards.api.views.catalogue_cached).
+    transaction.on_commit(cache.clear)
+    return LoadResult(
+        sets=len(catalogue.sets),
+        cards=len(catalogue.cards),
+        kicker_chips=len(catalogue.chips),
+        starters=starters,
+    )
+
+
+def _load_sets(catalogue: Catalogue) -> dict[str, CardSet]:
+    """Every set, created or updated, by its code."""
     sets = {}
     for s in catalogue.sets:
         released = dt.date.fromisoformat(s.released) if s.released else None
@@ -59,32 +77,23 @@ def catalogue_load(*, directory: Path | None = None) -> LoadResult:
                 "booster_layout": _layout(s),
             },
         )
+    return sets
+
+
+CARD_FIELDS = [
+    "card_set", "set_order", "number", "name", "type", "is_copy", "faction", "rarity", "cost",
+    "smarts", "skill", "luck", "kicker_limit", "text", "flavor", "abilities",
+]  # fmt: skip
+
+
+def _load_cards(
+    catalogue: Catalogue, sets: dict[str, CardSet], raw_abilities: dict[str, list]
+) -> None:
+    """Every card: new ones created, changed ones updated, in bulk; unchanged ones untouched."""
     existing = {c.code: c for c in Card.objects.all()}
     new, changed = [], []
-    fields = [
-        "card_set", "set_order", "number", "name", "type", "is_copy", "faction", "rarity", "cost",
-        "smarts", "skill", "luck", "kicker_limit", "text", "flavor", "abilities",
-    ]  # fmt: skip
-    raw_abilities = _raw_abilities(files)
     for c in catalogue.cards:
-        values = {
-            "card_set": sets[c.set_code],
-            "set_order": sets[c.set_code].order,
-            "number": c.number,
-            "name": c.name,
-            "type": c.type,
-            "is_copy": c.is_copy,
-            "faction": c.faction,
-            "rarity": c.rarity,
-            "cost": c.cost,
-            "smarts": c.smarts if c.is_dude else None,
-            "skill": c.skill if c.is_dude else None,
-            "luck": c.luck if c.is_dude else None,
-            "kicker_limit": c.kicker_limit if c.is_dude else None,
-            "text": c.text,
-            "flavor": c.flavor,
-            "abilities": raw_abilities.get(c.code, []),
-        }
+        values = _card_values(c, sets[c.set_code], raw_abilities.get(c.code, []))
         card = existing.get(c.code)
         if card is None:
             new.append(Card(code=c.code, **values))
@@ -93,7 +102,32 @@ def catalogue_load(*, directory: Path | None = None) -> LoadResult:
                 setattr(card, k, v)
             changed.append(card)
     Card.objects.bulk_create(new, batch_size=500)
-    Card.objects.bulk_update(changed, fields, batch_size=500)
+    Card.objects.bulk_update(changed, CARD_FIELDS, batch_size=500)
+
+
+def _card_values(c: CardDef, card_set: CardSet, abilities: list) -> dict[str, Any]:
+    """A card's fields (`CARD_FIELDS`) as the set file gives them; stats only for a dude."""
+    return {
+        "card_set": card_set,
+        "set_order": card_set.order,
+        "number": c.number,
+        "name": c.name,
+        "type": c.type,
+        "is_copy": c.is_copy,
+        "faction": c.faction,
+        "rarity": c.rarity,
+        "cost": c.cost,
+        "smarts": c.smarts if c.is_dude else None,
+        "skill": c.skill if c.is_dude else None,
+        "luck": c.luck if c.is_dude else None,
+        "kicker_limit": c.kicker_limit if c.is_dude else None,
+        "text": c.text,
+        "flavor": c.flavor,
+        "abilities": abilities,
+    }
+
+
+def _load_chips(catalogue: Catalogue, sets: dict[str, CardSet]) -> None:
     for chip in catalogue.chips:
         (a_stat, a_amount), (b_stat, b_amount) = chip.sides
         KickerChip.objects.update_or_create(
@@ -108,6 +142,10 @@ def catalogue_load(*, directory: Path | None = None) -> LoadResult:
                 "side_b_amount": b_amount,
             },
         )
+
+
+def _load_starters(catalogue: Catalogue, sets: dict[str, CardSet]) -> int:
+    """Every set's starter decks, created or updated; how many there are."""
     starters = 0
     for s in catalogue.sets:
         for st in s.starters:
@@ -121,15 +159,7 @@ def catalogue_load(*, directory: Path | None = None) -> LoadResult:
                     "kicker_chips": list(st.kicker_chips),
                 },
             )
-    _version_bump(_digest(files))
-    # Cached catalogue answers are stale now (cards.api.views.catalogue_cached).
-    transaction.on_commit(cache.clear)
-    return LoadResult(
-        sets=len(catalogue.sets),
-        cards=len(catalogue.cards),
-        kicker_chips=len(catalogue.chips),
-        starters=starters,
-    )
+    return starters
 
 
 def _set_files(directory: Path | None) -> dict[str, bytes]:

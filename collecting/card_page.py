@@ -15,6 +15,7 @@ from cards.models import Card
 from collecting import services
 from collecting.models import Collection
 from config.api import DomainError
+from config.pages import show_problems
 
 
 def _mine(request: HttpRequest, card: Card) -> QuerySet[Collection]:
@@ -55,7 +56,7 @@ def add_card(request: HttpRequest, code: str) -> HttpResponseRedirect:
     try:
         services.entry_adjust(collection=collection, card=card, delta=1)
     except DomainError as exc:
-        messages.error(request, exc.detail)
+        show_problems(request, exc)
     else:
         copies = _mine(request, card).get(pk=collection.pk).copies  # type: ignore[attr-defined]
         plural = "copy" if copies == 1 else "copies"

@@ -177,91 +177,35 @@ def _quantity(raw: str, line: int, column: str) -> tuple[int | None, RowError | 
 def _row(
     cells: list[str], line: int, shape: str, pos: dict[str, int]
 ) -> tuple[ParsedRow | None, list[RowError]]:
-    errors: list[RowError] = []
+    """One data row as a ParsedRow, or every problem of it (in the order of its columns)."""
+    errors = _row_shape_errors(cells, line, shape, pos)
+    if errors:
+        return None, errors
 
     def cell(name: str) -> str:
         i = pos.get(name)
         return unsafe_cell(cells[i].strip()) if i is not None and i < len(cells) else ""
 
-    width = max(pos.values()) + 1
-    if len(cells) > width and any(c.strip() for c in cells[width:]):
-        errors.append(RowError(line, None, "extra_cells", f"{len(cells)} cells, expected {width}."))
-    missing = [n for n, i in pos.items() if i >= len(cells)]
-    required = ("code", "qty") if shape == "short" else ("set_code", "collector_number", "quantity")
-    for name in required:
-        if name in missing:
-            errors.append(
-                RowError(line, name, "missing_cell", f"The row ends before its {name} cell.")
-            )
-    if errors:
-        return None, errors
     if shape == "short":
-        code, is_chip = cell("code").upper(), False
-        match = CODE_RE.match(code)
-        if not match:
-            errors.append(RowError(line, "code", "invalid_code", f"{code!r} is not a card code."))
-        else:
-            is_chip = bool(match.group(1))
+        code, is_chip, error = _short_code(cell("code").upper(), line)
+        errors += [error] if error else []
         qty_col = "qty"
     else:
-        set_code, number = cell("set_code").upper(), cell("collector_number").upper()
-        code, is_chip = "", False
-        if not SET_RE.match(set_code):
-            errors.append(
-                RowError(line, "set_code", "invalid_set_code", f"{set_code!r} is not a set code.")
-            )
-        match = NUMBER_RE.match(number)
-        if not match:
-            errors.append(
-                RowError(
-                    line,
-                    "collector_number",
-                    "invalid_number",
-                    f"{number!r} is not a collector number (e.g. 12, or K01 for a kicker chip).",
-                )
-            )
-        elif SET_RE.match(set_code):
-            is_chip = bool(match.group(1))
-            n = int(match.group(2))
-            code = f"{set_code}-K{n:02d}" if is_chip else f"{set_code}-{n:03d}"
+        code, is_chip, code_errors = _full_code(
+            cell("set_code").upper(), cell("collector_number").upper(), line
+        )
+        errors += code_errors
         qty_col = "quantity"
     quantity, error = _quantity(cell(qty_col), line, qty_col)
-    if error:
-        errors.append(error)
-    raw_condition = cell("condition")
-    condition = CONDITION_WORDS.get(raw_condition.lower().replace("-", " ").strip(), "")
-    if is_chip:
-        if raw_condition:
-            errors.append(
-                RowError(line, "condition", "chip_condition", "Kicker chips have no condition.")
-            )
-    elif not raw_condition:
-        condition = Condition.NEAR_MINT
-    elif not condition:
-        errors.append(
-            RowError(
-                line,
-                "condition",
-                "invalid_condition",
-                f"{raw_condition!r} is not a condition (Mint, Near Mint, Excellent, Good, "
-                "Light Played, Played, Poor).",
-            )
-        )
+    condition, condition_error = _condition(cell("condition"), is_chip, line)
     notes = cell("notes")
-    if len(notes) > 500:
-        errors.append(
-            RowError(line, "notes", "notes_too_long", "Notes hold at most 500 characters.")
-        )
-    acquired_on = None
-    if cell("acquired_on"):
-        try:
-            acquired_on = dt.date.fromisoformat(cell("acquired_on"))
-        except ValueError:
-            errors.append(
-                RowError(
-                    line, "acquired_on", "invalid_date", "acquired_on is a date like 2005-06-30."
-                )
-            )
+    notes_error = (
+        RowError(line, "notes", "notes_too_long", "Notes hold at most 500 characters.")
+        if len(notes) > 500
+        else None
+    )
+    acquired_on, date_error = _acquired_on(cell("acquired_on"), line)
+    errors += [e for e in (error, condition_error, notes_error, date_error) if e]
     if errors:
         return None, errors
     assert quantity is not None  # _quantity gave an error otherwise
@@ -278,6 +222,91 @@ def _row(
         ),
         [],
     )
+
+
+def _row_shape_errors(
+    cells: list[str], line: int, shape: str, pos: dict[str, int]
+) -> list[RowError]:
+    """A row with non-empty cells past the header's width, or that ends before a required
+    cell."""
+    errors = []
+    width = max(pos.values()) + 1
+    if len(cells) > width and any(c.strip() for c in cells[width:]):
+        errors.append(RowError(line, None, "extra_cells", f"{len(cells)} cells, expected {width}."))
+    missing = [n for n, i in pos.items() if i >= len(cells)]
+    required = ("code", "qty") if shape == "short" else ("set_code", "collector_number", "quantity")
+    for name in required:
+        if name in missing:
+            errors.append(
+                RowError(line, name, "missing_cell", f"The row ends before its {name} cell.")
+            )
+    return errors
+
+
+def _short_code(code: str, line: int) -> tuple[str, bool, RowError | None]:
+    """The short form's `code` cell: the code, whether it is a kicker chip's, or the problem."""
+    match = CODE_RE.match(code)
+    if not match:
+        return code, False, RowError(line, "code", "invalid_code", f"{code!r} is not a card code.")
+    return code, bool(match.group(1)), None
+
+
+def _full_code(set_code: str, number: str, line: int) -> tuple[str, bool, list[RowError]]:
+    """The full form's set code and collector number as a code (a card's or, for `K01`, a
+    kicker chip's) and whether it is a chip's; "" and the problems when either is bad."""
+    errors = []
+    if not SET_RE.match(set_code):
+        errors.append(
+            RowError(line, "set_code", "invalid_set_code", f"{set_code!r} is not a set code.")
+        )
+    match = NUMBER_RE.match(number)
+    if not match:
+        errors.append(
+            RowError(
+                line,
+                "collector_number",
+                "invalid_number",
+                f"{number!r} is not a collector number (e.g. 12, or K01 for a kicker chip).",
+            )
+        )
+    elif SET_RE.match(set_code):
+        is_chip = bool(match.group(1))
+        n = int(match.group(2))
+        return (f"{set_code}-K{n:02d}" if is_chip else f"{set_code}-{n:03d}"), is_chip, errors
+    return "", False, errors
+
+
+def _condition(raw: str, is_chip: bool, line: int) -> tuple[str, RowError | None]:
+    """A card's condition in any of its spellings (blank: near mint); a chip has none."""
+    condition = CONDITION_WORDS.get(raw.lower().replace("-", " ").strip(), "")
+    if is_chip:
+        if raw:
+            return condition, RowError(
+                line, "condition", "chip_condition", "Kicker chips have no condition."
+            )
+        return condition, None
+    if not raw:
+        return Condition.NEAR_MINT, None
+    if not condition:
+        return condition, RowError(
+            line,
+            "condition",
+            "invalid_condition",
+            f"{raw!r} is not a condition (Mint, Near Mint, Excellent, Good, "
+            "Light Played, Played, Poor).",
+        )
+    return condition, None
+
+
+def _acquired_on(raw: str, line: int) -> tuple[dt.date | None, RowError | None]:
+    if not raw:
+        return None, None
+    try:
+        return dt.date.fromisoformat(raw), None
+    except ValueError:
+        return None, RowError(
+            line, "acquired_on", "invalid_date", "acquired_on is a date like 2005-06-30."
+        )
 
 
 def parse(data: bytes) -> ParseResult:

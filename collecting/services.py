@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -324,52 +324,10 @@ def opening_record(
     its number of kicker chips.
     """
     _check_condition(condition)
-    kind: str
-    if starter is not None:
-        card_qty = {e["code"]: e["qty"] for e in starter.cards}
-        chip_qty: dict[str, int] = {}
-        for code in starter.kicker_chips:
-            chip_qty[code] = chip_qty.get(code, 0) + 1
-        card_set, kind = starter.card_set, ProductOpening.Kind.STARTER
-    elif card_set is not None:
-        card_qty, chip_qty, kind = dict(cards or {}), dict(kicker_chips or {}), "booster"
-    else:
-        raise DomainError("Say which starter or which set's booster was opened.", code="required")
-    known_cards = dict(Card.objects.filter(code__in=card_qty).values_list("code", "card_set_id"))
-    known_chips = dict(
-        KickerChip.objects.filter(code__in=chip_qty).values_list("code", "card_set_id")
-    )
-    for code, qty in card_qty.items():
-        _check_quantity(qty, attr=f"cards.{code}")
-        if code not in known_cards:
-            raise DomainError(f"Unknown card {code}.", code="unknown_card", attr="cards")
-    for code, qty in chip_qty.items():
-        _check_quantity(qty, attr=f"kicker_chips.{code}")
-        if code not in known_chips:
-            raise DomainError(
-                f"Unknown kicker chip {code}.", code="unknown_chip", attr="kicker_chips"
-            )
+    card_qty, chip_qty, card_set, kind = _opening_contents(starter, card_set, cards, kicker_chips)
+    known_cards, known_chips = _known_contents(card_qty, chip_qty)
     if kind == ProductOpening.Kind.BOOSTER:
-        layout = card_set.booster_layout or {}
-        size = layout.get("cards") or sum(s["count"] for s in layout.get("slots", []))
-        stray = sorted(c for c in card_qty if known_cards[c] != card_set.pk)
-        stray += sorted(c for c in chip_qty if known_chips[c] != card_set.pk)
-        if stray:
-            raise DomainError(
-                f"Not from {card_set.code}: {', '.join(stray)}.", code="wrong_set", attr="cards"
-            )
-        if sum(card_qty.values()) != size:
-            raise DomainError(
-                f"A {card_set.code} booster holds {size} cards, not {sum(card_qty.values())}.",
-                code="wrong_booster_size",
-                attr="cards",
-            )
-        if sum(chip_qty.values()) > layout.get("kicker_chips", 1):
-            raise DomainError(
-                f"A {card_set.code} booster holds {layout.get('kicker_chips', 1)} kicker chip(s).",
-                code="wrong_booster_size",
-                attr="kicker_chips",
-            )
+        _check_booster(card_set, card_qty, chip_qty, known_cards, known_chips)
     card_ids = dict(Card.objects.filter(code__in=card_qty).values_list("code", "id"))
     chip_ids = dict(KickerChip.objects.filter(code__in=chip_qty).values_list("code", "id"))
     _check_room(
@@ -389,6 +347,78 @@ def opening_record(
         starter=starter,
         contents={"cards": card_qty, "kicker_chips": chip_qty, "condition": condition},
     )
+
+
+def _opening_contents(
+    starter: StarterDeck | None,
+    card_set: CardSet | None,
+    cards: Mapping[str, int] | None,
+    kicker_chips: Mapping[str, int] | None,
+) -> tuple[dict[str, int], dict[str, int], CardSet, str]:
+    """What was opened: copies by card code and by chip code, the set, and the kind (a starter's
+    contents come from the catalogue, a booster's as they were found)."""
+    if starter is not None:
+        card_qty = {e["code"]: e["qty"] for e in starter.cards}
+        chip_qty: dict[str, int] = {}
+        for code in starter.kicker_chips:
+            chip_qty[code] = chip_qty.get(code, 0) + 1
+        return card_qty, chip_qty, starter.card_set, ProductOpening.Kind.STARTER
+    if card_set is not None:
+        return dict(cards or {}), dict(kicker_chips or {}), card_set, "booster"
+    raise DomainError("Say which starter or which set's booster was opened.", code="required")
+
+
+def _known_contents(
+    card_qty: Mapping[str, int], chip_qty: Mapping[str, int]
+) -> tuple[dict[str, int], dict[str, int]]:
+    """The set id of every card and chip opened, by code; an unknown code or a bad quantity is
+    refused."""
+    known_cards = dict(Card.objects.filter(code__in=card_qty).values_list("code", "card_set_id"))
+    known_chips = dict(
+        KickerChip.objects.filter(code__in=chip_qty).values_list("code", "card_set_id")
+    )
+    for code, qty in card_qty.items():
+        _check_quantity(qty, attr=f"cards.{code}")
+        if code not in known_cards:
+            raise DomainError(f"Unknown card {code}.", code="unknown_card", attr="cards")
+    for code, qty in chip_qty.items():
+        _check_quantity(qty, attr=f"kicker_chips.{code}")
+        if code not in known_chips:
+            raise DomainError(
+                f"Unknown kicker chip {code}.", code="unknown_chip", attr="kicker_chips"
+            )
+    return known_cards, known_chips
+
+
+def _check_booster(
+    card_set: CardSet,
+    card_qty: Mapping[str, int],
+    chip_qty: Mapping[str, int],
+    known_cards: Mapping[str, int],
+    known_chips: Mapping[str, int],
+) -> None:
+    """A booster holds exactly the set's booster size of cards, all of that set, and at most
+    its number of kicker chips."""
+    layout = card_set.booster_layout or {}
+    size = layout.get("cards") or sum(s["count"] for s in layout.get("slots", []))
+    stray = sorted(c for c in card_qty if known_cards[c] != card_set.pk)
+    stray += sorted(c for c in chip_qty if known_chips[c] != card_set.pk)
+    if stray:
+        raise DomainError(
+            f"Not from {card_set.code}: {', '.join(stray)}.", code="wrong_set", attr="cards"
+        )
+    if sum(card_qty.values()) != size:
+        raise DomainError(
+            f"A {card_set.code} booster holds {size} cards, not {sum(card_qty.values())}.",
+            code="wrong_booster_size",
+            attr="cards",
+        )
+    if sum(chip_qty.values()) > layout.get("kicker_chips", 1):
+        raise DomainError(
+            f"A {card_set.code} booster holds {layout.get('kicker_chips', 1)} kicker chip(s).",
+            code="wrong_booster_size",
+            attr="kicker_chips",
+        )
 
 
 def _check_room(
@@ -434,65 +464,11 @@ def collection_import_csv(*, collection: Collection, file: Any, mode: str = "add
     """
     if mode not in ("add", "replace"):
         raise DomainError("mode is add or replace.", code="invalid_mode", attr="mode")
-    data = _read_upload(file)
-    parsed = collection_csv.parse(data)
-    errors = list(parsed.errors)
-    cards = {code: (pk, name) for pk, code, name in Card.objects.values_list("id", "code", "name")}
-    chips = dict(KickerChip.objects.values_list("code", "id"))
-    merged_cards: dict[tuple[int, str], list] = {}
-    merged_chips: dict[int, list] = {}
-    last_line: dict[Any, int] = {}
-    code_column = "code" if parsed.shape == "short" else "collector_number"
-    for row in parsed.rows:
-        if row.is_chip:
-            chip_id = chips.get(row.code)
-            if chip_id is None:
-                errors.append(
-                    collection_csv.RowError(
-                        row.line, code_column, "unknown_chip", f"No kicker chip {row.code}."
-                    )
-                )
-                continue
-            slot = merged_chips.setdefault(chip_id, [0, ""])
-            slot[0] += row.quantity
-            slot[1] = row.notes or slot[1]
-            last_line[chip_id] = row.line
-            continue
-        known = cards.get(row.code)
-        if known is None:
-            errors.append(
-                collection_csv.RowError(
-                    row.line, code_column, "unknown_card", f"No card {row.code}."
-                )
-            )
-            continue
-        card_id, name = known
-        if row.name and row.name.casefold() != name.casefold():
-            errors.append(
-                collection_csv.RowError(
-                    row.line, "name", "name_mismatch", f"{row.code} is {name!r}, not {row.name!r}."
-                )
-            )
-            continue
-        key = (card_id, row.condition)
-        slot = merged_cards.setdefault(key, [0, "", None])
-        slot[0] += row.quantity
-        slot[1] = row.notes or slot[1]
-        slot[2] = row.acquired_on or slot[2]
-        last_line[key] = row.line
+    parsed = collection_csv.parse(_read_upload(file))
+    merged = _merge_rows(parsed)
+    errors = merged.errors
     if not errors:
-        existing = {} if mode == "replace" else _existing(collection)
-        existing_chips = (
-            {}
-            if mode == "replace"
-            else dict(collection.chips.values_list("kicker_chip_id", "quantity"))
-        )
-        for key, (qty, *_) in merged_cards.items():
-            if existing.get(key, 0) + qty > MAX_QUANTITY:
-                errors.append(_too_many(last_line[key], existing.get(key, 0), qty))
-        for chip_key, (qty, _) in merged_chips.items():
-            if existing_chips.get(chip_key, 0) + qty > MAX_QUANTITY:
-                errors.append(_too_many(last_line[chip_key], existing_chips.get(chip_key, 0), qty))
+        errors += _room_errors(collection, merged, replace=mode == "replace")
     if errors:
         errors.sort(key=lambda e: e.line)
         raise CollectionImportError(
@@ -504,17 +480,97 @@ def collection_import_csv(*, collection: Collection, file: Any, mode: str = "add
         collection.chips.all().delete()
     _add_many(
         collection=collection,
-        cards={k: tuple(v) for k, v in merged_cards.items()},
-        chips={k: tuple(v) for k, v in merged_chips.items()},
+        cards={k: tuple(v) for k, v in merged.cards.items()},
+        chips={k: tuple(v) for k, v in merged.chips.items()},
     )
     return ImportResult(
         rows=len(parsed.rows),
-        card_copies=sum(v[0] for v in merged_cards.values()),
-        chip_copies=sum(v[0] for v in merged_chips.values()),
-        entries=len(merged_cards),
-        chips=len(merged_chips),
+        card_copies=sum(v[0] for v in merged.cards.values()),
+        chip_copies=sum(v[0] for v in merged.chips.values()),
+        entries=len(merged.cards),
+        chips=len(merged.chips),
         mode=mode,
     )
+
+
+@dataclass
+class _MergedRows:
+    """A CSV's rows merged by entry, and every problem found so far: `[copies, notes, date]`
+    by (card id, condition), `[copies, notes]` by chip id, and the last line naming each (the
+    line a problem with the merged entry points at)."""
+
+    errors: list[collection_csv.RowError]
+    cards: dict[tuple[int, str], list] = field(default_factory=dict)
+    chips: dict[int, list] = field(default_factory=dict)
+    last_line: dict[Any, int] = field(default_factory=dict)
+
+
+def _merge_rows(parsed: collection_csv.ParseResult) -> _MergedRows:
+    """The parsed rows merged by entry, each code looked up in the catalogue (an unknown code,
+    or a name that is not the card's, is a problem of its row)."""
+    merged = _MergedRows(errors=list(parsed.errors))
+    cards = {code: (pk, name) for pk, code, name in Card.objects.values_list("id", "code", "name")}
+    chips = dict(KickerChip.objects.values_list("code", "id"))
+    code_column = "code" if parsed.shape == "short" else "collector_number"
+    for row in parsed.rows:
+        if row.is_chip:
+            chip_id = chips.get(row.code)
+            if chip_id is None:
+                merged.errors.append(
+                    collection_csv.RowError(
+                        row.line, code_column, "unknown_chip", f"No kicker chip {row.code}."
+                    )
+                )
+                continue
+            slot = merged.chips.setdefault(chip_id, [0, ""])
+            slot[0] += row.quantity
+            slot[1] = row.notes or slot[1]
+            merged.last_line[chip_id] = row.line
+            continue
+        known = cards.get(row.code)
+        if known is None:
+            merged.errors.append(
+                collection_csv.RowError(
+                    row.line, code_column, "unknown_card", f"No card {row.code}."
+                )
+            )
+            continue
+        card_id, name = known
+        if row.name and row.name.casefold() != name.casefold():
+            merged.errors.append(
+                collection_csv.RowError(
+                    row.line, "name", "name_mismatch", f"{row.code} is {name!r}, not {row.name!r}."
+                )
+            )
+            continue
+        key = (card_id, row.condition)
+        slot = merged.cards.setdefault(key, [0, "", None])
+        slot[0] += row.quantity
+        slot[1] = row.notes or slot[1]
+        slot[2] = row.acquired_on or slot[2]
+        merged.last_line[key] = row.line
+    return merged
+
+
+def _room_errors(
+    collection: Collection, merged: _MergedRows, *, replace: bool
+) -> list[collection_csv.RowError]:
+    """Entries the import would take past `MAX_QUANTITY` copies (counting what the collection
+    holds already, unless the file replaces it)."""
+    errors = []
+    existing = {} if replace else _existing(collection)
+    existing_chips = (
+        {} if replace else dict(collection.chips.values_list("kicker_chip_id", "quantity"))
+    )
+    for key, (qty, *_) in merged.cards.items():
+        if existing.get(key, 0) + qty > MAX_QUANTITY:
+            errors.append(_too_many(merged.last_line[key], existing.get(key, 0), qty))
+    for chip_key, (qty, _) in merged.chips.items():
+        if existing_chips.get(chip_key, 0) + qty > MAX_QUANTITY:
+            errors.append(
+                _too_many(merged.last_line[chip_key], existing_chips.get(chip_key, 0), qty)
+            )
+    return errors
 
 
 def _too_many(line: int, have: int, adding: int) -> collection_csv.RowError:

@@ -25,6 +25,7 @@ from collecting.api.views import export_response, trade_matches_for
 from collecting.models import CardScan, Collection, Condition
 from collecting.services import practice_booster
 from config.api import DomainError
+from config.pages import show_problems
 
 PAGE_SIZE = 60
 
@@ -50,7 +51,7 @@ def collection_list(request):
                 owner=request.user, name=request.POST.get("name", "")
             )
         except DomainError as exc:
-            messages.error(request, exc.detail)
+            show_problems(request, exc)
         else:
             return redirect(collection)
     collections = collection_selectors.collection_list(owner=request.user)
@@ -71,7 +72,7 @@ def collection_detail(request, pk: int):
             )
             messages.success(request, "Saved.")
         except DomainError as exc:
-            messages.error(request, exc.detail)
+            show_problems(request, exc)
         return redirect(collection)
     context = {
         "collection": collection,
@@ -132,20 +133,18 @@ def collection_adjust(request, pk: int, code: str):
         raise BadRequest("next is not a path on this site")
     delta = _int(request.POST.get("delta"))
     condition = request.POST.get("condition") or Condition.NEAR_MINT
-    error = None
+    errors: list[str] = []
     try:
         collection_services.entry_adjust(
             collection=collection, card=card, condition=condition, delta=delta
         )
-    except DomainError as exc:
-        error = exc.detail
+    except DomainError as exc:  # beside the counter (htmx), else as messages on the next page
+        errors = show_problems(None if request.htmx else request, exc)
     # The template reads `card.owned`, as on the annotated grid; Card declares no such field.
     card.owned = collection_selectors.owned_of(collection=collection, card=card)  # type: ignore[attr-defined]
     if request.htmx:
-        context = {"collection": collection, "card": card, "error": error}
+        context = {"collection": collection, "card": card, "errors": errors}
         return render(request, "collecting/_owned.html", context)
-    if error:
-        messages.error(request, error)
     return HttpResponseRedirect(back)
 
 
@@ -165,7 +164,7 @@ def collection_card(request, pk: int, code: str):
             )
             messages.success(request, "Scan added.")
         except DomainError as exc:
-            messages.error(request, exc.detail)
+            show_problems(request, exc)
         return redirect("collecting:collection-card", pk=collection.pk, code=card.code)
     context = {
         "collection": collection,
@@ -268,7 +267,7 @@ def collection_open(request, pk: int):
                     condition=condition,
                 )
         except DomainError as exc:
-            messages.error(request, exc.detail)
+            show_problems(request, exc)
         else:
             messages.success(request, "Opened and added to the collection.")
             return redirect(collection)
@@ -321,7 +320,7 @@ def collection_tradelist(request, pk: int):
                 raise DomainError("Keep a whole number of copies (0 or more).", code="invalid")
             collection_services.trade_keep_set(collection=collection, card=card, keep=keep)
         except DomainError as exc:
-            messages.error(request, exc.detail)
+            show_problems(request, exc)
         return redirect("collecting:collection-tradelist", pk=collection.pk)
     cards = collection_selectors.tradelist(collection=collection)
     page = Paginator(cards, 200).get_page(request.GET.get("page"))
@@ -363,7 +362,7 @@ def wishlist(request):
             )
             messages.info(request, result.detail)
         except DomainError as exc:
-            messages.error(request, exc.detail)
+            show_problems(request, exc)
         return redirect("collecting:wishlist")
     return render(request, "collecting/wishlist.html", {"entries": entries})
 
@@ -390,21 +389,21 @@ def trades(request):
 def practice(request):
     """Open a practice booster of a set (seeded); nothing is added to any collection."""
     sets = CardSet.objects.all()
-    booster, error = None, None
+    booster, errors = None, []
     set_code = request.GET.get("set", "").upper()
     if set_code:
         seed = _int(request.GET.get("seed"))
         if request.GET.get("seed") and (seed is None or not 0 <= seed < 2**63):
-            error = "The seed is a whole number."
+            errors = ["The seed is a whole number."]
         else:
             try:
                 booster = practice_booster(set_code, seed)
             except DomainError as exc:
-                error = exc.detail
+                errors = show_problems(None, exc)
     if booster:
         cards = Card.objects.in_bulk(booster["cards"], field_name="code")
         booster["card_objects"] = [cards[c] for c in booster["cards"] if c in cards]
-    context = {"sets": sets, "booster": booster, "error": error, "set_code": set_code}
+    context = {"sets": sets, "booster": booster, "errors": errors, "set_code": set_code}
     return render(request, "collecting/practice.html", context)
 
 

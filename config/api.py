@@ -314,8 +314,9 @@ def client_address(request: HttpRequest) -> str | None:
 class FilterBackend(DjangoFilterBackend):
     """django-filter's backend, minus its cost when the request uses none of the filters.
 
-    Building a FilterSet deep-copies every filter and builds a form of them: a couple of ms for
-    the card filters, paid by every list request. A filter whose parameter is absent filters
+    Building a FilterSet deep-copies every filter and builds a form of them, a cost every list
+    request paid (`benchmarks/catalogue.py`; the figure is in docs/performance.md, "Card
+    search"). A filter whose parameter is absent filters
     nothing, so without any of the parameters the queryset comes back as it came. The full path
     still runs when some parameter starts with a filter's name (multi-part widgets add suffixes),
     when a filter is required (its absence is an error), or when the FilterSet overrides how it

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from cards.models import Card
 from config.api import DomainError
+from config.pages import show_problems
 from decks import selectors, services
 
 
@@ -48,7 +49,7 @@ def add_card(request: HttpRequest, code: str) -> HttpResponseRedirect:
     try:
         qty = services.deck_add_card(deck=deck, card=card)
     except DomainError as exc:
-        messages.error(request, exc.detail)
+        show_problems(request, exc)
     else:
         copies = "1 copy" if qty == 1 else f"{qty} copies"
         messages.success(request, f"Added {card.name} to {deck.name}: {copies} now.")

@@ -55,26 +55,7 @@ def _build() -> Catalogue:
     cards: list[CardDef] = []
     by_set: dict[int, list[str]] = {s.pk: [] for s in sets}
     for c in Card.objects.select_related("card_set").order_by("card_set__order", "number"):
-        dude = c.type == "dude"
-        cards.append(
-            CardDef(
-                id=len(cards),
-                code=c.code,
-                set_code=c.card_set.code,
-                number=c.number,
-                name=c.name,
-                type=c.type,
-                faction=c.faction,
-                rarity=c.rarity,
-                cost=c.cost,
-                smarts=(c.smarts or 0) if dude else 0,
-                skill=(c.skill or 0) if dude else 0,
-                luck=(c.luck or 0) if dude else 0,
-                kicker_limit=(c.kicker_limit or 0) if dude else 0,
-                text=c.text,
-                abilities=_abilities(c),
-            )
-        )
+        cards.append(_card_def(c, id=len(cards)))
         by_set.setdefault(c.card_set_id, []).append(c.code)
     chips: list[KickerChipDef] = []
     chips_by_set: dict[int, list[str]] = {s.pk: [] for s in sets}
@@ -90,33 +71,58 @@ def _build() -> Catalogue:
             )
         )
         chips_by_set.setdefault(k.card_set_id, []).append(k.code)
-    set_defs = []
-    for s in sets:
-        layout = s.booster_layout or {}
-        slots = tuple(
-            BoosterSlot(count=int(slot["count"]), weights=tuple(slot["weights"].items()))
-            for slot in layout.get("slots", [])
-        )
-        set_defs.append(
-            SetDef(
-                code=s.code,
-                name=s.name,
-                kind=s.kind,
-                released=s.released.isoformat() if s.released else "",
-                order=s.order,
-                booster_slots=slots,
-                booster_kicker_chips=int(layout.get("kicker_chips", 1)),
-                starters=(),
-                card_codes=tuple(by_set.get(s.pk, [])),
-                chip_codes=tuple(chips_by_set.get(s.pk, [])),
-            )
-        )
     return Catalogue(
-        sets=tuple(set_defs),
+        sets=tuple(
+            _set_def(s, tuple(by_set.get(s.pk, [])), tuple(chips_by_set.get(s.pk, [])))
+            for s in sets
+        ),
         cards=tuple(cards),
         chips=tuple(chips),
         card_by_code={c.code: c for c in cards},
         chip_by_code={k.code: k for k in chips},
+    )
+
+
+def _card_def(c: Card, *, id: int) -> CardDef:
+    """The engine's card for a catalogue card (stats only for a dude)."""
+    dude = c.type == "dude"
+    return CardDef(
+        id=id,
+        code=c.code,
+        set_code=c.card_set.code,
+        number=c.number,
+        name=c.name,
+        type=c.type,
+        faction=c.faction,
+        rarity=c.rarity,
+        cost=c.cost,
+        smarts=(c.smarts or 0) if dude else 0,
+        skill=(c.skill or 0) if dude else 0,
+        luck=(c.luck or 0) if dude else 0,
+        kicker_limit=(c.kicker_limit or 0) if dude else 0,
+        text=c.text,
+        abilities=_abilities(c),
+    )
+
+
+def _set_def(s: CardSet, card_codes: tuple[str, ...], chip_codes: tuple[str, ...]) -> SetDef:
+    """The engine's set for a catalogue set, with its booster layout (no starters)."""
+    layout = s.booster_layout or {}
+    slots = tuple(
+        BoosterSlot(count=int(slot["count"]), weights=tuple(slot["weights"].items()))
+        for slot in layout.get("slots", [])
+    )
+    return SetDef(
+        code=s.code,
+        name=s.name,
+        kind=s.kind,
+        released=s.released.isoformat() if s.released else "",
+        order=s.order,
+        booster_slots=slots,
+        booster_kicker_chips=int(layout.get("kicker_chips", 1)),
+        starters=(),
+        card_codes=card_codes,
+        chip_codes=chip_codes,
     )
 
 

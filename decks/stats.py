@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from simulator.engine.drifter.cards import STATS, Catalogue
+from simulator.engine.drifter.cards import STATS, CardDef, Catalogue, KickerChipDef
 
 HAND = 5
 
@@ -82,6 +82,38 @@ def _mean_std(values: list[tuple[int, int]]) -> tuple[float, float]:
     return mean, math.sqrt(var)
 
 
+def _dude_stats(defs: list[tuple[CardDef, int]]) -> dict[str, dict[str, float]]:
+    """Mean and standard deviation of each stat (and the kicker limit) over the deck's dudes,
+    copy by copy."""
+    dudes = [(card, q) for card, q in defs if card.is_dude]
+    dude_stats = {}
+    for i, stat in enumerate((*STATS, "kicker_limit")):
+        pairs = [(card.stats[i] if i < 3 else card.kicker_limit, q) for card, q in dudes]
+        mean, std = _mean_std(pairs)
+        dude_stats[stat] = {"mean": round(mean, 3), "std": round(std, 3)}
+    return dude_stats
+
+
+def _chip_modifiers(
+    chips: list[tuple[KickerChipDef, int]], chip_count: int
+) -> dict[str, dict[str, Any]]:
+    """Per stat, the kicker chips' modifiers: their total, positive and negative parts, and what
+    a flip of a random chip of the deck adds on average."""
+    chip_mods = {
+        s: {"total": 0, "positive": 0, "negative": 0, "expected_per_flip": 0.0} for s in STATS
+    }
+    for chip, q in chips:
+        for stat, amount in chip.sides:
+            m = chip_mods[stat]
+            m["total"] += amount * q
+            m["positive" if amount > 0 else "negative"] += amount * q
+    for m in chip_mods.values():
+        # Each side lands face up half the time, so a random chip's expected modifier is half
+        # the sum of its sides; averaged over the chips in the deck.
+        m["expected_per_flip"] = round(m["total"] / 2 / chip_count, 3) if chip_count else 0.0
+    return chip_mods
+
+
 def deck_stats(
     *, cards: Mapping[str, int], kicker_chips: Mapping[str, int], catalogue: Catalogue
 ) -> dict[str, Any]:
@@ -106,26 +138,7 @@ def deck_stats(
         concealed += card.cost * q
         # Dudes and gear played revealed cost $1 less; fortune cards always cost full price.
         revealed += (max(card.cost - 1, 0) if card.type in ("dude", "gear") else card.cost) * q
-    dudes = [(card, q) for card, q in defs if card.is_dude]
-    dude_stats = {}
-    for i, stat in enumerate((*STATS, "kicker_limit")):
-        pairs = [(card.stats[i] if i < 3 else card.kicker_limit, q) for card, q in dudes]
-        mean, std = _mean_std(pairs)
-        dude_stats[stat] = {"mean": round(mean, 3), "std": round(std, 3)}
-    chip_mods = {
-        s: {"total": 0, "positive": 0, "negative": 0, "expected_per_flip": 0.0} for s in STATS
-    }
-    chip_count = 0
-    for chip, q in chips:
-        chip_count += q
-        for stat, amount in chip.sides:
-            m = chip_mods[stat]
-            m["total"] += amount * q
-            m["positive" if amount > 0 else "negative"] += amount * q
-    for m in chip_mods.values():
-        # Each side lands face up half the time, so a random chip's expected modifier is half
-        # the sum of its sides; averaged over the chips in the deck.
-        m["expected_per_flip"] = round(m["total"] / 2 / chip_count, 3) if chip_count else 0.0
+    chip_count = sum(q for _, q in chips)
     d, g = by_type["dude"], by_type["gear"]
     odds = {
         "dude": p_dude(n, d),
@@ -139,11 +152,11 @@ def deck_stats(
         "by_faction": dict(sorted(by_faction.items())),
         "by_rarity": dict(sorted(by_rarity.items())),
         "cost_curve": {str(k): curve[k] for k in sorted(curve)},
-        "dude_stats": dude_stats,
+        "dude_stats": _dude_stats(defs),
         "kicker_chips": {
             "count": chip_count,
             "value": sum(chip.value * q for chip, q in chips),
-            "modifiers": chip_mods,
+            "modifiers": _chip_modifiers(chips, chip_count),
         },
         "chips_to_field": {"concealed": concealed, "revealed": revealed},
         "opening_hand": {k: round(float(v), 6) for k, v in odds.items()},

@@ -114,71 +114,101 @@ def parse_text(text: str, catalogue: Catalogue) -> ParsedDeck:
         if _CARD_HEADER.match(line):
             in_chips = False
             continue
-
-        def bad(code: str, detail: str, _n: int = number) -> None:
-            out.problems.append(Problem(code, f"Line {_n}: {detail}", attr="text", line=_n))
-
-        m = _LINE.match(line)
-        if not m:
-            bad(
-                "bad_line",
-                f"expected a quantity then a card, e.g. '3 Henry Meek [HSD-012]', not {line!r}.",
-            )
-            continue
-        qty_text, rest = m["qty"], m["rest"].strip()
-        if not re.fullmatch(r"\d+", qty_text) or not 1 <= int(qty_text) <= MAX_QTY:
-            bad(
-                "bad_quantity",
-                f"the quantity must be a whole number from 1 to {MAX_QTY}, not {qty_text}.",
-            )
-            continue
-        qty = int(qty_text)
-        bm = _BRACKET.match(rest)
-        code, name = (bm["code"].strip().upper(), bm["name"].strip()) if bm else (None, rest)
-        if code is None and _BARE_CODE.match(rest):
-            code, name = rest.upper(), ""
-        if in_chips:
-            chip_code = code or name.upper()
-            if chip_code not in catalogue.chip_by_code:
-                bad("unknown_kicker_chip", f"there is no kicker chip {chip_code!r}.")
-                continue
-            out.kicker_chips[chip_code] += qty
-            continue
-        if code is not None:
-            if code in catalogue.chip_by_code:
-                out.kicker_chips[code] += qty  # a chip listed among the cards is still a chip
-                continue
-            if code not in catalogue.card_by_code:
-                bad("unknown_card", f"there is no card {code!r}.")
-                continue
-            out.cards[code] += qty
-            continue
-        matches = names.get(name.casefold(), [])
-        if not matches:
-            near = closest_names(name, catalogue)
-            hint = f" Did you mean {' or '.join(near)}?" if near else ""
-            out.problems.append(
-                Problem(
-                    "unknown_card",
-                    f"Line {number}: there is no card named {name!r}.{hint}",
-                    attr="text",
-                    line=number,
-                    suggestions=tuple(near) or None,
-                )
-            )
-        elif len(matches) > 1:
-            bad(
-                "ambiguous_card",
-                f"{len(matches)} cards are named {name!r} "
-                f"({', '.join(matches)}); add the code in brackets.",
-            )
-        else:
-            out.cards[matches[0]] += qty
+        _read_entry(out, line, number, in_chips=in_chips, catalogue=catalogue, names=names)
     if len(out.cards) + len(out.kicker_chips) > MAX_ENTRIES:
         out.problems.append(
             Problem("too_many_entries", f"A deck has at most {MAX_ENTRIES} entries.", attr="text")
         )
     return out
+
+
+def _read_entry(
+    out: ParsedDeck,
+    line: str,
+    number: int,
+    *,
+    in_chips: bool,
+    catalogue: Catalogue,
+    names: dict[str, list[str]],
+) -> None:
+    """One entry line, `QTY NAME`, `QTY NAME [CODE]` or `QTY CODE`, added to `out` (a card, or a
+    kicker chip under a chips header or by a chip's code), or its problem."""
+
+    def bad(code: str, detail: str) -> None:
+        out.problems.append(Problem(code, f"Line {number}: {detail}", attr="text", line=number))
+
+    m = _LINE.match(line)
+    if not m:
+        bad(
+            "bad_line",
+            f"expected a quantity then a card, e.g. '3 Henry Meek [HSD-012]', not {line!r}.",
+        )
+        return
+    qty_text, rest = m["qty"], m["rest"].strip()
+    if not re.fullmatch(r"\d+", qty_text) or not 1 <= int(qty_text) <= MAX_QTY:
+        bad(
+            "bad_quantity",
+            f"the quantity must be a whole number from 1 to {MAX_QTY}, not {qty_text}.",
+        )
+        return
+    qty = int(qty_text)
+    bm = _BRACKET.match(rest)
+    code, name = (bm["code"].strip().upper(), bm["name"].strip()) if bm else (None, rest)
+    if code is None and _BARE_CODE.match(rest):
+        code, name = rest.upper(), ""
+    if in_chips:
+        chip_code = code or name.upper()
+        if chip_code not in catalogue.chip_by_code:
+            bad("unknown_kicker_chip", f"there is no kicker chip {chip_code!r}.")
+            return
+        out.kicker_chips[chip_code] += qty
+    elif code is not None:
+        if code in catalogue.chip_by_code:
+            out.kicker_chips[code] += qty  # a chip listed among the cards is still a chip
+        elif code not in catalogue.card_by_code:
+            bad("unknown_card", f"there is no card {code!r}.")
+        else:
+            out.cards[code] += qty
+    else:
+        _add_by_name(out, name, qty, number, catalogue=catalogue, names=names)
+
+
+def _add_by_name(
+    out: ParsedDeck,
+    name: str,
+    qty: int,
+    number: int,
+    *,
+    catalogue: Catalogue,
+    names: dict[str, list[str]],
+) -> None:
+    """The one card called `name` (any case); none is a problem with the closest names, more
+    than one a problem asking for the code."""
+    matches = names.get(name.casefold(), [])
+    if not matches:
+        near = closest_names(name, catalogue)
+        hint = f" Did you mean {' or '.join(near)}?" if near else ""
+        out.problems.append(
+            Problem(
+                "unknown_card",
+                f"Line {number}: there is no card named {name!r}.{hint}",
+                attr="text",
+                line=number,
+                suggestions=tuple(near) or None,
+            )
+        )
+    elif len(matches) > 1:
+        out.problems.append(
+            Problem(
+                "ambiguous_card",
+                f"Line {number}: {len(matches)} cards are named {name!r} "
+                f"({', '.join(matches)}); add the code in brackets.",
+                attr="text",
+                line=number,
+            )
+        )
+    else:
+        out.cards[matches[0]] += qty
 
 
 def export_text(

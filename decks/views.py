@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -18,6 +18,7 @@ from cards import selectors as card_selectors
 from cards.models import Card, KickerChip
 from cards.query import QuerySyntaxError
 from config.api import DomainError
+from config.pages import show_problems
 from decks import exports, selectors, services
 from decks.charts import deck_charts
 from decks.models import Deck, DraftPod
@@ -25,11 +26,6 @@ from simulator.engine.drifter import formats
 
 SEARCH_PAGE = 24
 MAX_COPY_BUTTONS = 3
-
-
-def _errors(request: HttpRequest, exc: DomainError) -> None:
-    for error in exc.problems:
-        messages.error(request, error["detail"])
 
 
 def _int(value: str | None, default: int = 0) -> int:
@@ -84,7 +80,7 @@ def deck_new(request):
             fmt=request.POST.get("format", formats.STANDARD),
         )
     except DomainError as exc:
-        _errors(request, exc)
+        show_problems(request, exc)
         return redirect("decks:list")
     return redirect("decks:builder", pk=deck.pk)
 
@@ -299,7 +295,7 @@ def deck_edit(request, pk: int):
     try:
         changed = _edit(request, deck, notices)
     except DomainError as exc:
-        notices += [{"level": "error", "text": p["detail"]} for p in exc.problems]
+        notices += [{"level": "error", "text": text} for text in show_problems(None, exc)]
     deck.refresh_from_db()
     context = {**_panel_context(deck), "notices": notices, "oob": True}
     response = render(request, "decks/_panel.html", context)
@@ -381,7 +377,7 @@ def deck_version_save(request, pk: int):
     try:
         version = services.deck_version_save(deck=deck, note=request.POST.get("note", ""))
     except DomainError as exc:
-        _errors(request, exc)
+        show_problems(request, exc)
     else:
         messages.success(request, f"Saved version {version.number}.")
     return redirect("decks:detail", pk=deck.pk)
@@ -400,7 +396,7 @@ def deck_settings(request, pk: int):
             listed=request.POST.get("listed") == "on",
         )
     except DomainError as exc:
-        _errors(request, exc)
+        show_problems(request, exc)
     return redirect("decks:detail", pk=deck.pk)
 
 
@@ -420,7 +416,7 @@ def deck_export(request, pk: int, kind: str):
     try:
         return exports.export_response(deck, kind)
     except DomainError as exc:
-        _errors(request, exc)
+        show_problems(request, exc)
         return redirect("decks:detail", pk=deck.pk)
 
 
@@ -439,7 +435,7 @@ def sealed(request):
                 seed=_int(seed) if seed else None,
             )
         except DomainError as exc:
-            _errors(request, exc)
+            show_problems(request, exc)
             return redirect("decks:sealed")
         return redirect(pool.get_absolute_url())
     from cards.models import CardSet
@@ -463,7 +459,7 @@ def pool_detail(request, pk: int):
                 auto=request.POST.get("auto") != "0",
             )
         except DomainError as exc:
-            _errors(request, exc)
+            show_problems(request, exc)
             return redirect(pool.get_absolute_url())
         return redirect("decks:builder", pk=deck.pk)
     cards = {c.code: c for c in Card.objects.filter(code__in=list(pool.cards))}
@@ -491,7 +487,7 @@ def draft_list(request):
                 set_codes=request.POST.get("set", "HSD"),
             )
         except DomainError as exc:
-            _errors(request, exc)
+            show_problems(request, exc)
             return redirect("decks:draft-list")
         return redirect(pod.get_absolute_url())
     from cards.models import CardSet
@@ -552,7 +548,7 @@ def draft_detail(request, pk: int):
             elif what == "pick":
                 services.draft_pick(pod=pod, user=request.user, code=request.POST.get("card", ""))
         except DomainError as exc:
-            _errors(request, exc)
+            show_problems(request, exc)
         if not request.htmx:
             return redirect(pod.get_absolute_url())
     template = "decks/_draft_table.html" if request.htmx else "decks/draft.html"

@@ -79,7 +79,7 @@ class Card(models.Model):
             # `sort:cost` and `sort:-cost` order by cost, then name and code (cards.query). In
             # these orders a page is the first `limit` matching index entries; with the cost
             # index alone PostgreSQL read and sorted every match of the first cost value (the
-            # page of `f:outlaws cost<=4 sort:-cost` on 20,000 cards: 1.2 ms, now 0.13 ms).
+            # page of `f:outlaws cost<=4 sort:-cost`: benchmarks/catalogue.py, docs/search.md).
             models.Index(fields=["cost", "name", "code"], name="card_cost_order"),
             models.Index(fields=["-cost", "name", "code"], name="card_cost_desc_order"),
         ]

@@ -7,7 +7,7 @@ trade list when the owner made it public (then read-only).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.http import StreamingHttpResponse
@@ -33,8 +33,9 @@ from collecting import csv_format as collection_csv
 from collecting import selectors as collection_selectors
 from collecting import services as collection_services
 from collecting.api import serializers as s
+from collecting.filtersets import EntryFilterSet
 from collecting.models import Collection, CollectionChip, CollectionEntry, Condition, WishlistEntry
-from config.api import DomainError
+from config.api import DomainError, FilterBackend
 from config.schema import ERRORS, errors
 
 IMPORT_ERRORS = errors("Every bad row, with its `line` and `column`, or a bad form field.")
@@ -293,15 +294,46 @@ class _InCollection(_ViewSetMixin):
         return self._collection
 
 
-ENTRY_FILTERS = [
-    OpenApiParameter("set", OpenApiTypes.STR, description="Set code."),
-    OpenApiParameter("card", OpenApiTypes.STR, description="Card code."),
-    OpenApiParameter("condition", OpenApiTypes.STR, enum=[c for c, _ in s.Condition.choices]),
-]
+class _HoldingsViewSet(
+    _InCollection,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Rows of what a collection holds, counted in copies: adding copies adds to the row there
+    is, PATCH changes a row (a quantity of 0 deletes it: 204), DELETE is a quantity of 0. A
+    subclass says how copies are added (`add_copies`) and a row changed (`change`)."""
+
+    update_serializer_class: type[serializers.Serializer]
+    filter_backends = []
+
+    def add_copies(self, data: dict) -> Any:
+        """Add `data["quantity"]` copies (validated by `serializer_class`); the row they are in."""
+        raise NotImplementedError
+
+    def change(self, row: Any, **fields: Any) -> Any:
+        """The row with `fields` changed, or None when its quantity became 0 (it is gone)."""
+        raise NotImplementedError
+
+    def perform_create(self, serializer):
+        serializer.instance = self.add_copies(serializer.validated_data)
+
+    def partial_update(self, request, *args, **kwargs):
+        form = self.update_serializer_class(data=request.data)
+        form.is_valid(raise_exception=True)
+        row = self.change(self.get_object(), **form.validated_data)
+        if row is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(self.serializer_class(row).data)
+
+    def perform_destroy(self, instance):
+        self.change(instance, quantity=0)
 
 
 @extend_schema_view(
-    list=extend_schema(summary="The collection's cards", parameters=ENTRY_FILTERS),
+    list=extend_schema(summary="The collection's cards"),
     create=extend_schema(
         summary="Add copies (adds to an existing card+condition entry)",
         responses={201: s.CollectionEntrySerializer, 409: BUSY},
@@ -315,61 +347,36 @@ ENTRY_FILTERS = [
         },
     ),
 )
-class EntryViewSet(
-    _InCollection,
-    mixins.ListModelMixin,
-    mixins.RetrieveModelMixin,
-    mixins.CreateModelMixin,
-    mixins.DestroyModelMixin,
-    viewsets.GenericViewSet,
-):
+class EntryViewSet(_HoldingsViewSet):
     """Entries of one of your collections: a card, a condition, a quantity."""
 
     serializer_class = s.CollectionEntrySerializer
-    filter_backends = []
+    update_serializer_class = s.CollectionEntryUpdateSerializer
+    filterset_class = EntryFilterSet
+    filter_backends = [FilterBackend]  # no ordering, as before
 
     def collection_queryset(self):
-        entries = collection_selectors.entry_list(collection=self.collection)
-        params = self.request.query_params
-        if params.get("set"):
-            entries = entries.filter(card__card_set__code__iexact=params["set"])
-        if params.get("card"):
-            entries = entries.filter(card__code__iexact=params["card"])
-        if "condition" in params:
-            if params["condition"] not in Condition.values:
-                raise DomainError(
-                    f"condition is one of {', '.join(Condition.values)}.",
-                    code="invalid_choice",
-                    attr="condition",
-                )
-            entries = entries.filter(condition=params["condition"])
-        return entries
+        return collection_selectors.entry_list(collection=self.collection)
 
-    def perform_create(self, serializer):
-        v = serializer.validated_data
-        condition = v.get("condition", Condition.NEAR_MINT)
+    def add_copies(self, data: dict) -> CollectionEntry | None:
+        condition = data.get("condition", Condition.NEAR_MINT)
         collection_services.entry_adjust(
-            collection=self.collection, card=v["card"], condition=condition, delta=v["quantity"]
+            collection=self.collection,
+            card=data["card"],
+            condition=condition,
+            delta=data["quantity"],
         )
         entry = CollectionEntry.objects.get(
-            collection=self.collection, card=v["card"], condition=condition
+            collection=self.collection, card=data["card"], condition=condition
         )
-        if v.get("notes") or v.get("acquired_on"):
-            entry = collection_services.entry_update(
-                entry=entry, notes=v.get("notes") or None, acquired_on=v.get("acquired_on")
+        if data.get("notes") or data.get("acquired_on"):
+            return self.change(
+                entry, notes=data.get("notes") or None, acquired_on=data.get("acquired_on")
             )
-        serializer.instance = entry
+        return entry
 
-    def partial_update(self, request, *args, **kwargs):
-        form = s.CollectionEntryUpdateSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        entry = collection_services.entry_update(entry=self.get_object(), **form.validated_data)
-        if entry is None:
-            return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(s.CollectionEntrySerializer(entry).data)
-
-    def perform_destroy(self, instance):
-        collection_services.entry_update(entry=instance, quantity=0)
+    def change(self, row: CollectionEntry, **fields: Any) -> CollectionEntry | None:
+        return collection_services.entry_update(entry=row, **fields)
 
 
 @extend_schema_view(
@@ -386,42 +393,28 @@ class EntryViewSet(
         },
     ),
 )
-class ChipViewSet(
-    _InCollection,
-    mixins.ListModelMixin,
-    mixins.RetrieveModelMixin,
-    mixins.CreateModelMixin,
-    mixins.DestroyModelMixin,
-    viewsets.GenericViewSet,
-):
+class ChipViewSet(_HoldingsViewSet):
     """Kicker chips in one of your collections."""
 
     serializer_class = s.CollectionChipSerializer
-    filter_backends = []
+    update_serializer_class = s.CollectionChipUpdateSerializer
 
     def collection_queryset(self):
         return collection_selectors.chip_list(collection=self.collection)
 
-    def perform_create(self, serializer):
-        v = serializer.validated_data
+    def add_copies(self, data: dict) -> CollectionChip | None:
         collection_services.chip_adjust(
-            collection=self.collection, kicker_chip=v["kicker_chip"], delta=v["quantity"]
+            collection=self.collection, kicker_chip=data["kicker_chip"], delta=data["quantity"]
         )
-        chip = CollectionChip.objects.get(collection=self.collection, kicker_chip=v["kicker_chip"])
-        if v.get("notes"):
-            chip = collection_services.chip_update(chip=chip, notes=v["notes"])
-        serializer.instance = chip
+        chip = CollectionChip.objects.get(
+            collection=self.collection, kicker_chip=data["kicker_chip"]
+        )
+        if data.get("notes"):
+            return self.change(chip, notes=data["notes"])
+        return chip
 
-    def partial_update(self, request, *args, **kwargs):
-        form = s.CollectionChipUpdateSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        chip = collection_services.chip_update(chip=self.get_object(), **form.validated_data)
-        if chip is None:
-            return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(s.CollectionChipSerializer(chip).data)
-
-    def perform_destroy(self, instance):
-        collection_services.chip_update(chip=instance, quantity=0)
+    def change(self, row: CollectionChip, **fields: Any) -> CollectionChip | None:
+        return collection_services.chip_update(chip=row, **fields)
 
 
 @extend_schema_view(

@@ -103,6 +103,31 @@ def test_entries_crud(user_client, binder, common):
     assert list(CollectionEntry.objects.values_list("condition", flat=True)) == ["near_mint"]
 
 
+def test_entries_filter_by_set_card_and_condition(user_client, binder, common):
+    svc.entry_adjust(collection=binder, card=common, condition="good", delta=2)
+    svc.entry_adjust(collection=binder, card=common, condition="mint", delta=1)
+    url = f"{API}{binder.pk}/entries/"
+
+    def conditions(**params):
+        return sorted(e["condition"] for e in user_client.get(url, params).json()["results"])
+
+    assert conditions(set=common.card_set.code.lower()) == ["good", "mint"]
+    assert conditions(set="DMH") == [] and conditions(card="HSD-999") == []
+    assert conditions(card=common.code.lower(), condition="mint") == ["mint"]
+    assert conditions(set="", card="") == ["good", "mint"]  # blank: no filter
+    for bad in ("", "pristine"):  # a condition, once given, is one of them
+        response = user_client.get(url, {"condition": bad})
+        assert response.status_code == 400
+        assert response.json()["errors"] == [
+            {
+                "code": "invalid_choice",
+                "detail": "condition is one of mint, near_mint, excellent, good, light_played, "
+                "played, poor.",
+                "attr": "condition",
+            }
+        ]
+
+
 def test_chips_crud(user_client, binder, chip):
     url = f"{API}{binder.pk}/chips/"
     response = user_client.post(url, {"kicker_chip": chip.code, "quantity": 2})

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -49,13 +48,11 @@ def test_completion_counts_distinct_cards_copies_and_playsets(binder, common, un
 
 
 def test_promo_cards_count_a_playset_of_one(binder):
-    promo = Card.objects.filter(rarity="promo").first()
-    if promo is None:
-        pytest.skip("no promo card in the shipped sets")
+    promo = Card.objects.filter(card_set__code="HSD", rarity="promo").order_by("number").first()
+    assert promo is not None, "the shipped HSD set has promo cards"
     svc.entry_adjust(collection=binder, card=promo, delta=3)
-    row = _hsd(completion(collection=binder)) if promo.card_set.code == "HSD" else None
-    if row is not None:
-        assert _rarity(row, "promo").playset_owned == 1
+    promos = _rarity(_hsd(completion(collection=binder)), "promo")
+    assert (promos.owned, promos.copies, promos.playset_owned) == (1, 3, 1)
 
 
 def test_other_collections_do_not_count(binder, user, other_user, common):

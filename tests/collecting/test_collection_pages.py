@@ -10,6 +10,7 @@ from django.urls import reverse
 from cards.models import StarterDeck
 from collecting import services as svc
 from collecting.models import Collection, CollectionEntry, ProductOpening, WishlistEntry
+from config.api import DomainError
 from tests.collecting.collection_fixtures import *  # noqa: F403
 
 
@@ -155,3 +156,33 @@ def test_a_keep_that_is_not_a_number_changes_nothing(site, binder, common):
     url = reverse("collecting:collection-tradelist", args=[binder.pk])
     site.post(url, {"card": common.code, "keep": "lots"})
     assert TradeKeep.objects.get().keep == 2
+
+
+TWO_PROBLEMS = DomainError(
+    problems=[
+        {"code": "unknown_card", "detail": "No card is called HSD-999.", "attr": "contents"},
+        {"code": "too_many", "detail": "A booster holds 9 cards, not 12.", "attr": "contents"},
+    ]
+)
+
+
+def test_a_refused_opening_shows_every_problem_not_only_the_first(site, binder, monkeypatch):
+    def refuse(**kwargs):
+        raise TWO_PROBLEMS
+
+    monkeypatch.setattr(svc, "opening_record", refuse)
+    url = reverse("collecting:collection-open", args=[binder.pk])
+    html = site.post(url, {"set": "HSD", "contents": "HSD-999 12"}).content.decode()
+    assert "No card is called HSD-999." in html
+    assert "A booster holds 9 cards, not 12." in html
+
+
+def test_a_refused_click_shows_every_problem_beside_the_counter(site, binder, common, monkeypatch):
+    def refuse(**kwargs):
+        raise TWO_PROBLEMS
+
+    monkeypatch.setattr(svc, "entry_adjust", refuse)
+    adjust = reverse("collecting:collection-adjust", args=[binder.pk, common.code])
+    html = site.post(adjust, {"delta": "1"}, HTTP_HX_REQUEST="true").content.decode()
+    assert html.count('class="error"') == 2
+    assert "No card is called HSD-999." in html and "A booster holds 9 cards, not 12." in html

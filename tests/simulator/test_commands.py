@@ -10,13 +10,9 @@ from django.core.management import CommandError, call_command
 
 from simulator.engine.core.record import canonical_json
 from simulator.engine.core.registry import get_game
-from simulator.engine.drifter.cards import DEFAULT_FIXTURES
 from simulator.management.commands.play import parse_rules
 
 SMALL_GAMES = ["gunfighter", "duel", "quickdraw", "tabletown"]
-needs_hsd = pytest.mark.skipif(
-    not (DEFAULT_FIXTURES / "HSD.json").exists(), reason="fixtures/sets/HSD.json not there yet"
-)
 
 
 def run(*args: str) -> list[str]:
@@ -192,7 +188,6 @@ def test_drifter_only_options_are_refused_for_other_games(flags, named):
         run("play", "--game", "gunfighter", *flags)
 
 
-@needs_hsd
 def test_drifter_takes_rule_options_too(tmp_path):
     _, record, path = play(tmp_path, "drifter", "--seed", "3", "--rule", "max_turns=4")
     assert record["game"] == "drifter" and record["rules"]["max_turns"] == 4

@@ -5,12 +5,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from simulator.engine.drifter.cards import DEFAULT_FIXTURES
 from simulator.management.commands.play import parse_deck_file
-
-pytestmark = pytest.mark.skipif(
-    not (DEFAULT_FIXTURES / "HSD.json").exists(), reason="fixtures/sets/HSD.json not there yet"
-)
 
 DECK = """# a small deck
 3 Henry Meek [HSD-012]

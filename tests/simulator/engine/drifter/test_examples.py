@@ -1,15 +1,9 @@
 """Examples 1-4 of the rules, reproduced with the fixture cards chip for chip (quick-start)."""
 
-import pytest
-
 from simulator.engine.drifter import Rules
-from simulator.engine.drifter.cards import DEFAULT_FIXTURES, load_catalogue
+from simulator.engine.drifter.cards import load_catalogue
 
 from .factory import act, find, game
-
-pytestmark = pytest.mark.skipif(
-    not (DEFAULT_FIXTURES / "HSD.json").exists(), reason="fixtures/sets/HSD.json not there yet"
-)
 
 SPURS = "HSD-110"  # Silver Spurs: the second gear each dude needs before a quick-start challenge
 SAM_HAND = ["HSD-012", "HSD-102", SPURS, "HSD-135", SPURS]

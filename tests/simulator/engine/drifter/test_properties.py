@@ -2,7 +2,6 @@
 
 import random
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -11,7 +10,7 @@ from simulator.engine.core.errors import RulesError
 from simulator.engine.drifter import Rules, Seat, new_game, replay
 from simulator.engine.drifter import abilities as ab
 from simulator.engine.drifter.bots import HeuristicBot, RandomBot
-from simulator.engine.drifter.cards import DEFAULT_FIXTURES, load_catalogue
+from simulator.engine.drifter.cards import load_catalogue
 from simulator.engine.drifter.variants import PLAY_VARIANTS
 
 from .factory import BASIC, basic, code
@@ -98,9 +97,6 @@ def test_views_never_show_another_players_hidden_cards(seed):
         g.apply(bots[g.to_act].choose(g.view(g.to_act), g.legal_actions()))
 
 
-@pytest.mark.skipif(
-    not (DEFAULT_FIXTURES / "HSD.json").exists(), reason="fixtures/sets/HSD.json not there yet"
-)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_games_with_random_decks_of_the_real_cards_keep_every_invariant(spec):
