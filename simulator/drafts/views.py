@@ -6,12 +6,12 @@ but the simulator's code: decks sit below simulator in the layers (docs/collecti
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from config.api import DomainError
+from config.pages import show_problems
 from decks import selectors as deck_selectors
 from simulator.drafts.services import draft_run_create
 
@@ -33,7 +33,6 @@ def draft_simulate(request, pk: int):
             idempotency_key=request.POST.get("idempotency_key") or None,
         )
     except DomainError as exc:
-        for error in exc.problems:
-            messages.error(request, error["detail"])
+        show_problems(request, exc)
         return redirect(pod.get_absolute_url())
     return redirect("simulator:detail", pk=run.pk)

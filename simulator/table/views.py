@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.api import DomainError
+from config.pages import show_problems
 from simulator.engine.core.errors import RulesError
 from simulator.games import GameService, service_for, service_specs
 from simulator.games.pages import deck_choices, render_replay
@@ -282,7 +283,7 @@ def _refusal(exc: DomainError) -> str:
         return "Refused: the game went on since that page was drawn (another tab?). This is now."
     if exc.code == "game_over":
         return "Refused: this game is over."
-    return f"Refused: {exc.detail}"
+    return f"Refused: {' '.join(show_problems(None, exc))}"
 
 
 def _over(request, pk: int) -> TableGame:
@@ -334,7 +335,8 @@ def play_again(request, pk: int):
             format=row.format,
         )
     except DomainError as exc:
-        messages.error(request, f"This game cannot be played again: {exc.detail}")
+        why = " ".join(show_problems(None, exc))
+        messages.error(request, f"This game cannot be played again: {why}")
         return redirect("play:game", pk=pk)
     return _sat_down(request, seen)
 
@@ -361,6 +363,7 @@ def play_simulate(request, pk: int):
             variants=row.variants,
         )
     except RunRefused as exc:
-        messages.error(request, f"This matchup cannot be simulated: {exc.detail}")
+        why = " ".join(show_problems(None, exc))
+        messages.error(request, f"This matchup cannot be simulated: {why}")
         return redirect("play:game", pk=pk)
     return redirect("simulator:detail", pk=run.pk)
