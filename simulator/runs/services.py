@@ -186,13 +186,18 @@ def run_create(
     except IntegrityError:
         # The same key raced in from another request: that one's run is the answer.
         return Run.objects.get(owner=owner, idempotency_key=idempotency_key), False
+    _cut_into_chunks(run=run, games=games, chunk_size=chunk_size, chunk_count=chunk_count)
+    if dispatch:
+        transaction.on_commit(lambda: run_dispatch(run_id=run.pk))
+    return run, True
+
+
+def _cut_into_chunks(*, run: SimulationRun, games: int, chunk_size: int, chunk_count: int) -> None:
+    """The run's chunks: game indices `chunk_size` at a time, in one query."""
     Chunk.objects.bulk_create(
         Chunk(run=run, index=i, start=i * chunk_size, end=min(games, (i + 1) * chunk_size))
         for i in range(chunk_count)
     )
-    if dispatch:
-        transaction.on_commit(lambda: run_dispatch(run_id=run.pk))
-    return run, True
 
 
 def _checked_service(*, kind: str, game: str) -> GameService:
