@@ -15,7 +15,7 @@ help:
 	@echo "make run    - set up and serve as production does (gunicorn, DEBUG off) on 127.0.0.1:$(PORT), plus a Celery worker"
 	@echo "make dev    - the same with Django's development server (DEBUG on, auto-reload)"
 	@echo "make test   - set up and run the whole test suite"
-	@echo "make lint   - ruff, import contract, mypy, migrations and OpenAPI schema checks"
+	@echo "make lint   - ruff, import contracts, in-function imports and long functions, mypy, migrations and OpenAPI schema checks"
 	@echo "make schema - regenerate docs/openapi.yaml"
 	@echo "make bench  - run the benchmarks (not tests): ratios against peers"
 
@@ -82,6 +82,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(PY) .ci/codecheck.py
 	$(BIN)/mypy
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) manage.py spectacular --file var/openapi.generated.yaml --validate --fail-on-warn

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # The budget of first-party imports inside functions: lowered as they are removed.
-IMPORT_BUDGET = 40
+IMPORT_BUDGET = 13  # lower it as in-function imports go; each one left has its reason beside it
 # The longest a function may be (lines, `def` to its end) without a `long:` comment.
 MAX_LINES = 60
 # How many functions --report lists.

@@ -30,6 +30,8 @@ from django.db import connections
 from django.db.models import F, Q, QuerySet
 from django.db.models.expressions import OrderBy
 
+from cards.models import CardSet
+
 MAX_LENGTH = 500
 MAX_TERMS = 50
 MAX_DEPTH = 10
@@ -170,8 +172,6 @@ def _set_ids(code: str, using: str) -> list[int]:
     PostgreSQL and SQLite (`UPPER(code) = UPPER(%s)`, ASCII case on SQLite), by plain SQL: the
     same query through the ORM costs a search several times more (`benchmarks/catalogue.py`;
     the figures are in docs/performance.md, "Card search")."""
-    from cards.models import CardSet
-
     connection = connections[using]
     table, pk, column = (
         connection.ops.quote_name(name)

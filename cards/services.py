@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 from cards.models import Card, CardSet, CatalogueVersion, KickerChip, StarterDeck
-from simulator.engine.drifter.cards import CardDef, Catalogue, parse_sets
+from simulator.engine.drifter.cards import CardDef, Catalogue, card_code, parse_sets
 
 
 @dataclass(frozen=True)
@@ -190,8 +190,6 @@ def _version_bump(digest: str) -> int:
 
 def _raw_abilities(files: dict[str, bytes]) -> dict[str, list]:
     """The abilities exactly as written in the set files (the API serves them verbatim)."""
-    from simulator.engine.drifter.cards import card_code
-
     out = {}
     for data in files.values():
         doc = json.loads(data)

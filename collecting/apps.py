@@ -10,7 +10,7 @@ class CollectingConfig(AppConfig):
 
     def ready(self) -> None:
         # The card page shows my copies of a card and adds one (cards/panels.py).
-        from cards import panels
-        from collecting import card_page
+        from cards import panels  # models: after the app registry
+        from collecting import card_page  # models: after the app registry
 
         panels.provide("collections", card_page.panel)

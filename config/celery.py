@@ -22,9 +22,8 @@ app.steps["worker"].add("simulator.runs.tasks:ReconcileTimer")
 @worker_init.connect
 def yield_the_cpu_to_the_web(**kwargs) -> None:
     """Raise the worker's niceness to SIMULATION_WORKER_NICE (its pool processes inherit it)."""
-    from simulator.common import (
-        conf,  # lazy: Django's settings are not ready when Celery imports this
-    )
+    # lazy: Django's settings are not ready when Celery imports this module
+    from simulator.common import conf
 
     wanted, current = conf.get("SIMULATION_WORKER_NICE"), os.nice(0)
     if wanted > current:

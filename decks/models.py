@@ -9,6 +9,7 @@ from django.db import models
 from django.urls import reverse
 
 from cards.models import Card, KickerChip
+from simulator.engine.drifter.formats import format_label
 
 
 def new_slug() -> str:
@@ -91,8 +92,6 @@ class Deck(models.Model):
     @property
     def format_label(self) -> str:
         """The format by its human name, e.g. "Stud (sealed) + On Your Lonesome"."""
-        from simulator.engine.drifter.formats import format_label
-
         return format_label(self.format)
 
 

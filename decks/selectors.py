@@ -14,6 +14,7 @@ from decks.engine_catalogue import engine_catalogue
 from decks.models import Deck, DeckCard, DeckVersion, DraftPod, DraftSeat, Pool
 from decks.stats import deck_stats as _deck_stats
 from simulator.engine.drifter import formats
+from simulator.engine.drifter.sealed import Draft
 
 
 def deck_list(*, owner) -> QuerySet[Deck]:
@@ -212,7 +213,6 @@ def pod_bot_decks(*, pod: DraftPod, user) -> list[dict[str, Any]] | None:
     """
     if pod.status != DraftPod.Status.DONE or not _seated(pod, user):
         return None
-    from simulator.engine.drifter.sealed import Draft
 
     seats = list(
         DraftSeat.objects.filter(pod=pod, user__isnull=True, bot_deck__isnull=False).order_by(
@@ -261,8 +261,6 @@ def draft_bot_deck(*, user, pod_id: int, seat: int) -> dict[str, Any] | None:
     """One bot's deck as the simulation service plays it: `{name, cards, kicker_chips, pool}`
     ({code: qty} maps and what the bot drafted); None unless `user` sits at the finished pod
     and that seat is a bot with its deck built (another person's pod is as unknown as none)."""
-    from simulator.engine.drifter.sealed import Draft
-
     pod = pod_list(user=user).filter(pk=pod_id, status=DraftPod.Status.DONE).first()
     if pod is None or not _seated(pod, user):
         return None

@@ -15,14 +15,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from cards import selectors as card_selectors
-from cards.models import Card, KickerChip
+from cards.models import Card, CardSet, KickerChip
 from cards.query import QuerySyntaxError
 from config.api import DomainError
 from config.pages import show_problems
-from decks import exports, selectors, services
+from decks import exports, ownership, selectors, services
 from decks.charts import deck_charts
 from decks.models import Deck, DraftPod
+from decks.ownership import deck_wishlist_missing
 from simulator.engine.drifter import formats
+from simulator.engine.drifter.sealed import Draft
 
 SEARCH_PAGE = 24
 MAX_COPY_BUTTONS = 3
@@ -362,10 +364,6 @@ def _detail(request, deck: Deck, *, owner: bool) -> HttpResponse:
 
 
 def _missing(request, deck: Deck):
-    try:
-        from decks import ownership
-    except ImportError:  # pragma: no cover - collections not available
-        return None
     return ownership.missing_for_page(owner=request.user, deck=deck)
 
 
@@ -438,7 +436,6 @@ def sealed(request):
             show_problems(request, exc)
             return redirect("decks:sealed")
         return redirect(pool.get_absolute_url())
-    from cards.models import CardSet
 
     return render(
         request,
@@ -490,7 +487,6 @@ def draft_list(request):
             show_problems(request, exc)
             return redirect("decks:draft-list")
         return redirect(pod.get_absolute_url())
-    from cards.models import CardSet
 
     return render(
         request,
@@ -500,8 +496,6 @@ def draft_list(request):
 
 
 def _table_context(request, pod: DraftPod) -> dict:
-    from simulator.engine.drifter.sealed import Draft
-
     pod.refresh_from_db()
     services.draft_bot_decks_build(pod=pod)  # a pod that ended before bot decks were kept
     seats = list(pod.seat_set.select_related("user", "deck"))
@@ -559,8 +553,6 @@ def draft_detail(request, pk: int):
 @require_POST
 def deck_wishlist(request, pk: int):
     """Add every card and chip the deck needs beyond my collections to my wishlist."""
-    from decks.ownership import deck_wishlist_missing
-
     deck = selectors.deck_get(owner=request.user, pk=pk)
     count = deck_wishlist_missing(owner=request.user, deck=deck)
     messages.success(request, f"Added {count} line{'s' if count != 1 else ''} to your wishlist.")

@@ -13,6 +13,7 @@ from config.schema import StrictJSON
 from decks import selectors
 from decks.models import Deck, DeckVersion, DraftPod, Pool
 from simulator.engine.drifter import formats
+from simulator.engine.drifter.sealed import Draft
 
 
 class EntrySerializer(serializers.Serializer):
@@ -513,8 +514,6 @@ class DraftPodSerializer(serializers.ModelSerializer):
         return me.number if me else None
 
     def _draft(self, pod: DraftPod):
-        from simulator.engine.drifter.sealed import Draft
-
         return Draft.from_json(pod.state) if pod.state else None
 
     def get_my_pack(self, pod: DraftPod) -> list[str]:

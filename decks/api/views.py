@@ -16,6 +16,7 @@ from decks.api import serializers as s
 from decks.engine_catalogue import engine_catalogue
 from decks.filtersets import DeckFilterSet, DraftPodFilterSet, PoolFilterSet
 from decks.models import Deck
+from decks.ownership import deck_missing, deck_wishlist_missing
 from simulator.engine.drifter import formats
 
 
@@ -235,8 +236,6 @@ class DeckViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"])
     def missing(self, request, pk=None):
         """Cards and chips of the deck missing from your collections, and how many."""
-        from decks.ownership import deck_missing
-
         return Response(
             deck_missing(
                 owner=request.user,
@@ -253,8 +252,6 @@ class DeckViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["post"])
     def wishlist(self, request, pk=None):
         """Add everything missing (see `missing/`) to your wishlist in one step."""
-        from decks.ownership import deck_missing, deck_wishlist_missing
-
         deck = self.get_object()
         collection_id = _collection_param(request)
         count = deck_wishlist_missing(owner=request.user, deck=deck, collection_id=collection_id)

@@ -361,6 +361,40 @@ def parse_ability(raw: Any, where: str) -> Ability:
     )
 
 
+def _card_stats(raw: dict, code: str, ctype: str) -> dict[str, int]:
+    """A dude's smarts, skill, luck and kicker limit (each a whole number from 0 to 30); no other
+    card type has any."""
+    stats = {}
+    if ctype == "dude":
+        for key in (*STATS, "kicker_limit"):
+            value = raw.get(key)
+            if type(value) is not int or not 0 <= value <= 30:
+                raise _fail(code, f"a dude needs a whole {key} from 0 to 30, not {value!r}")
+            stats[key] = value
+    else:
+        present = [k for k in (*STATS, "kicker_limit") if k in raw]
+        if present:
+            raise _fail(code, f"only dudes have {', '.join(present)}")
+    return stats
+
+
+def _card_abilities(raw: dict, code: str, ctype: str, text: str) -> tuple[Ability, ...]:
+    """The card's structured abilities, which come with its ability text, and a copy card's
+    rules (a gear or fortune that says "becomes a copy")."""
+    abilities_raw = raw.get("abilities", [])
+    if not isinstance(abilities_raw, list):
+        raise _fail(code, "abilities must be a list")
+    abilities = tuple(parse_ability(a, code) for a in abilities_raw)
+    if bool(abilities) != bool(text.strip()):
+        raise _fail(code, "ability text and structured abilities must come together")
+    is_copy = any(e.kind == "copy" for a in abilities for e in a.effects)
+    if is_copy != ("becomes a copy" in text):
+        raise _fail(code, "copy cards say 'becomes a copy' and have a copy effect, and only they")
+    if is_copy and ctype == "dude":
+        raise _fail(code, "a copy card is a gear or fortune card")
+    return abilities
+
+
 def _parse_card(raw: Any, set_code: str, card_id: int) -> CardDef:
     if not isinstance(raw, dict):
         raise _fail(set_code, "a card is an object")
@@ -388,32 +422,12 @@ def _parse_card(raw: Any, set_code: str, card_id: int) -> CardDef:
     faction = raw.get("faction", "")
     if not isinstance(faction, str):
         raise _fail(code, "faction must be text")
-    stats = {}
-    if ctype == "dude":
-        for key in (*STATS, "kicker_limit"):
-            value = raw.get(key)
-            if type(value) is not int or not 0 <= value <= 30:
-                raise _fail(code, f"a dude needs a whole {key} from 0 to 30, not {value!r}")
-            stats[key] = value
-    else:
-        present = [k for k in (*STATS, "kicker_limit") if k in raw]
-        if present:
-            raise _fail(code, f"only dudes have {', '.join(present)}")
+    stats = _card_stats(raw, code, ctype)
     text = raw.get("text", "")
     flavor = raw.get("flavor", "")
     if not isinstance(text, str) or not isinstance(flavor, str):
         raise _fail(code, "text and flavor must be strings")
-    abilities_raw = raw.get("abilities", [])
-    if not isinstance(abilities_raw, list):
-        raise _fail(code, "abilities must be a list")
-    abilities = tuple(parse_ability(a, code) for a in abilities_raw)
-    if bool(abilities) != bool(text.strip()):
-        raise _fail(code, "ability text and structured abilities must come together")
-    is_copy = any(e.kind == "copy" for a in abilities for e in a.effects)
-    if is_copy != ("becomes a copy" in text):
-        raise _fail(code, "copy cards say 'becomes a copy' and have a copy effect, and only they")
-    if is_copy and ctype == "dude":
-        raise _fail(code, "a copy card is a gear or fortune card")
+    abilities = _card_abilities(raw, code, ctype, text)
     return CardDef(
         id=card_id,
         code=code,
@@ -499,6 +513,24 @@ def _parse_starter(raw: Any, set_code: str) -> StarterDef:
     return StarterDef(code=code, name=raw["name"], cards=tuple(entries), kicker_chips=tuple(chips))
 
 
+def _check_starters(
+    sets: list[SetDef], card_by_code: dict[str, CardDef], chip_by_code: dict[str, KickerChipDef]
+) -> None:
+    """Starter codes are unique, and a starter's contents are cards and chips of the catalogue
+    (of any set, so they are checked once everything is known)."""
+    starter_codes = [st.code for s in sets for st in s.starters]
+    if len(starter_codes) != len(set(starter_codes)):
+        raise CardDataError("starter codes must be unique")
+    for s in sets:
+        for st in s.starters:
+            for entry_code, qty in st.cards:
+                if entry_code not in card_by_code or not _pos(qty):
+                    raise _fail(st.code, f"bad starter entry {entry_code!r} x {qty!r}")
+            for chip_code in st.kicker_chips:
+                if chip_code not in chip_by_code:
+                    raise _fail(st.code, f"unknown kicker chip {chip_code!r}")
+
+
 def parse_sets(raw_sets: Iterable[Any]) -> Catalogue:
     """Build the catalogue from parsed set documents; CardDataError on the first problem."""
     sets: list[SetDef] = []
@@ -544,18 +576,7 @@ def parse_sets(raw_sets: Iterable[Any]) -> Catalogue:
                 chip_codes=tuple(set_chips),
             )
         )
-    starter_codes = [st.code for s in sets for st in s.starters]
-    if len(starter_codes) != len(set(starter_codes)):
-        raise CardDataError("starter codes must be unique")
-    # Starter contents may name cards of any set, so check them once everything is known.
-    for s in sets:
-        for st in s.starters:
-            for entry_code, qty in st.cards:
-                if entry_code not in card_by_code or not _pos(qty):
-                    raise _fail(st.code, f"bad starter entry {entry_code!r} x {qty!r}")
-            for chip_code in st.kicker_chips:
-                if chip_code not in chip_by_code:
-                    raise _fail(st.code, f"unknown kicker chip {chip_code!r}")
+    _check_starters(sets, card_by_code, chip_by_code)
     return Catalogue(
         sets=tuple(sorted(sets, key=lambda s: s.order)),
         cards=tuple(cards),

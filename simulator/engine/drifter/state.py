@@ -742,6 +742,8 @@ class DrifterState:
         cost = card.printed.cost
         return max(cost - 1, 0) if revealed else cost
 
+    # long: the turn's whole menu in one pass over the hand and the table, on every decision
+    # of a turn (the engine's hottest path, benchmarks/engine.py); parts would be calls per card.
     def _turn_menu(self) -> list[Action]:
         # The hottest menu: actions are built with positional fields, in Action's order
         # (kind, card, dude, revealed, chips, amount, stat, target, ability).
@@ -1165,6 +1167,8 @@ class DrifterState:
             raise AssertionError(f"cards out of place: {bad} / {len(where)}")
         return {u: z[0] for u, z in where.items()}
 
+    # long: every field of the state copied in one place, so a field added is seen to be copied;
+    # the search bot clones on every rollout.
     def clone(self) -> DrifterState:
         """An independent copy (no record, no narration) for search bots."""
         new = DrifterState(self.cat, self.seats, self.rules, self.seed, blank=True)
