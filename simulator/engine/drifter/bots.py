@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
 
 from simulator.engine.core.bots import RandomBot
 from simulator.engine.core.chance import RecordedChance
@@ -863,6 +864,11 @@ def _search(seat: int, seed: int) -> SearchBot:
     return SearchBot(seed)
 
 
-FACTORIES: Final = {"random": _random, "heuristic": _heuristic, "search": _search}
+# typed as the registry takes it (GameSpec.bots): a dict is invariant in its values
+FACTORIES: Final[dict[str, Callable[[int, int], Any]]] = {
+    "random": _random,
+    "heuristic": _heuristic,
+    "search": _search,
+}
 
 __all__ = ["FACTORIES", "STATS", "HeuristicBot", "RandomBot", "SearchBot", "determinize"]
