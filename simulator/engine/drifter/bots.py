@@ -864,6 +864,7 @@ def _search(seat: int, seed: int) -> SearchBot:
     return SearchBot(seed)
 
 
+# typed as the registry takes it (GameSpec.bots): a dict is invariant in its values
 FACTORIES: Final[dict[str, Callable[[int, int], Any]]] = {
     "random": _random,
     "heuristic": _heuristic,
