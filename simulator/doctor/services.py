@@ -125,7 +125,7 @@ def doctor_create(
             return existing, False
     deck = _own_deck(owner=owner, deck_id=deck_id)
     _check_input(deck=deck, source=source, gauntlet=gauntlet, budget=budget, chain=chain)
-    seed = _checked_seed(seed)
+    seed = runs.checked_seed(seed)
     _check_active_cap(owner=owner)
     fmt = format or deck.format
     gauntlet = [
@@ -174,15 +174,6 @@ def _check_input(*, deck: Deck, source: str, gauntlet: Any, budget: Any, chain: 
         )
     if type(chain) is not bool:
         raise refuse("chain is true or false.", attr="chain")
-
-
-def _checked_seed(seed: Any) -> int:
-    """The doctor's seed: the caller's, checked, or a new one."""
-    if seed is None:
-        return random.SystemRandom().randrange(2**31)
-    if type(seed) is not int or not 0 <= seed < 2**53:
-        raise refuse("seed is a whole number from 0 to 2**53 - 1.", attr="seed")
-    return seed
 
 
 def _check_active_cap(*, owner) -> None:

@@ -169,7 +169,7 @@ def run_create(
     # Read before the decks are checked: a catalogue loaded meanwhile is a newer version.
     catalogue_version = service.catalogue_version()
     plan_players = _plan_players(owner=owner, service=service, players=players, prepared=prepared)
-    seed = _checked_seed(seed)
+    seed = checked_seed(seed)
     plan = _plan(
         spec=spec, prepared=prepared, seed=seed, games=games, players=plan_players,
         matchups=matchups, pairs=pairs, catalogue_version=catalogue_version,
@@ -260,8 +260,9 @@ def _plan_players(
     return plan_players
 
 
-def _checked_seed(seed: Any) -> int:
-    """The run's seed: the caller's, checked, or a new one."""
+def checked_seed(seed: Any) -> int:
+    """A run's (or a search's) seed: the caller's, checked, or a new one; RunRefused with
+    `attr` "seed" for one that is not a whole number from 0 to 2**53 - 1."""
     if seed is None:
         return random.SystemRandom().randrange(2**31)
     if type(seed) is not int or not 0 <= seed < 2**53:
