@@ -83,11 +83,25 @@ class _Priors:
             self.chips_by_value.setdefault(chip.value, []).append(chip)
         self._dude: dict[int, _Prior] = {}
         self._gear: dict[int, _Prior] = {}
+        self._fit_dude: dict[int, list[CardDef]] = {}
+        self._fit_gear: dict[int, list[CardDef]] = {}
 
     @staticmethod
     def _fits(cards: list[CardDef], chips: int) -> list[CardDef]:
         near = [c for c in cards if chips - BLUFF_RANGE <= c.cost <= chips]
         return near or [c for c in cards if c.cost <= chips] or cards
+
+    def fitting(self, kind: str, chips: int) -> list[CardDef]:
+        """The catalogue's cards of that type ("dude" or "gear") a concealed card with $chips
+        on it could be, those near its chips first (`_fits`); copy cards left out (what one
+        copies is chosen as it is played)."""
+        dude = kind == "dude"
+        cache = self._fit_dude if dude else self._fit_gear
+        hit = cache.get(chips)
+        if hit is None:
+            cards = [c for c in (self.dudes if dude else self.gear) if not c.is_copy]
+            hit = cache[chips] = self._fits(cards, chips)
+        return hit
 
     def dude(self, chips: int) -> _Prior:
         """What the dudes that $chips could pay for have on average: each stat, the best."""
@@ -373,7 +387,9 @@ class HeuristicBot:
             pq = _p_win(est - mine if low else mine - est, var)
             p *= pq
             q = _p_win(seen - est if low else est - seen, seen_var)  # their view of the fight
-            their_risk = d.chips + 0.5 * d.printed.cost
+            # a concealed dude's cost is hidden: the chips on it are what it shows
+            known = view.known(d)
+            their_risk = d.chips + 0.5 * (known.cost if known is not None else d.chips)
             accepts = q >= self.accept and q * (2 * ante + my_risk) >= (1 - q) * their_risk - 1
             if accepts and var == 0 and est == mine:
                 continue  # a known tie: the pot is split, nothing is decided
@@ -806,50 +822,114 @@ class SearchBot:
 
 
 def determinize(view: View, rng: random.Random) -> DrifterState:
-    """A copy of the game in which everything `view.player` cannot see is dealt again at
-    random from the cards it could be: other players' hands and decks are reshuffled together,
-    their concealed cards swapped with unseen cards of the same type, and the kicker chips in
-    their stacks dealt again from the catalogue's chips of the same value (a chip's colour,
-    which is its value, shows on its edge; its sides do not)."""
-    s = view._s
+    """A copy of the game in which everything `view.player` cannot see is dealt again from
+    what it may know, never from what it cannot see (issue #25 §4: the honesty check).
+
+    The copy is made from the real state, so every hidden thing in it is overwritten, and in
+    an order fixed by public facts alone (card ids, sorted), so that two games the seat cannot
+    tell apart give the same sampled world for the same `rng`:
+
+    - its own deck is dealt again in a random order (nobody knows the order of a deck; the
+      seat knows its own deck list, so its own cards are kept);
+    - an opponent's deck list is not in the view (only the catalogue is): each card in an
+      opponent's hand or deck becomes a catalogue card drawn at random, and each concealed card
+      of theirs (dude or gear, by where it lies) a catalogue card of that type the chips on it
+      could pay for, preferring those up to the menu's bluff below them (what the heuristic's
+      guesses average over); the hand's cards are dealt from their sorted ids, so which of
+      them is in the hand is not read either;
+    - the quick-start game's one shared deck is the seat's own deck too (its list is known to
+      both players): the cards it cannot see (the other hand, the deck, the other player's
+      concealed cards) keep their list between them, dealt again at random, a concealed card
+      taking a remaining card of its type that its chips could pay for;
+    - each chip in an opponent's kicker-chip stack becomes a catalogue chip of the same value
+      (a chip's colour, its value, shows on the edge of the stack; its sides do not);
+    - the chance (reshuffles, kicker flips) comes from a fresh seed drawn from `rng`."""
     me = view.player
-    by_value = _priors(view).chips_by_value
-    sim = s.clone()
+    pri = _priors(view)
+    sim = view._s.clone()  # read only to be copied: everything hidden is dealt again below
     sim.chance = RecordedChance(rng.randrange(1 << 30), None)
-    rng.shuffle(sim.deck[me])  # nobody knows the order of their own deck either
-    for q in range(sim.n):
-        if q == me or (sim.rules.quick_start and q > 0):
-            continue
-        pool = sim.hand[q] + sim.deck[q]
-        rng.shuffle(pool)
-        k = len(sim.hand[q])
-        sim.hand[q][:] = pool[:k]
-        sim.deck[q][:] = pool[k:]
+    opponents = [q for q in range(sim.n) if q != me]
+    # the opponents' concealed cards in play, in the order everyone sees them, and their
+    # type (where one lies shows it: a dude in the saloon or street, or gear on a dude)
+    concealed: list[tuple[Card, str]] = []
+    for d in sim.all_dudes():
+        if d.owner != me and not d.revealed:
+            concealed.append((d, "dude"))
+        for g in d.gear:
+            if g.owner != me and not g.revealed:
+                concealed.append((g, "gear"))
+    if sim.quick_start:
+        _deal_shared(sim, opponents, concealed, rng)
+    else:
+        own = sorted(sim.deck[me], key=_uid)
+        rng.shuffle(own)
+        sim.deck[me][:] = own
+        cards = pri.catalogue.cards
+        for q in opponents:
+            hidden = sorted(sim.hand[q] + sim.deck[q], key=_uid)
+            rng.shuffle(hidden)
+            k = len(sim.hand[q])
+            sim.hand[q][:] = hidden[:k]
+            sim.deck[q][:] = hidden[k:]
+            for c in hidden:
+                c.printed = c.defn = cards[rng.randrange(len(cards))]
+        for c, kind in concealed:
+            fits = pri.fitting(kind, c.chips)
+            c.printed = c.defn = fits[rng.randrange(len(fits))]
+        sim._scan_abilities()  # what the cards can do at all: read from the cards dealt
+    by_value = pri.chips_by_value
+    for q in opponents:
         for chip in sim.chips[q]:
             chip.defn = rng.choice(by_value[chip.defn.value])
-        # concealed cards of q trade places with unseen cards of the same type
-        for d in sim.all_dudes():
-            for c in [d, *d.gear]:
-                if c.owner != q or c.revealed:
-                    continue
-                if c.printed.is_copy:
-                    continue
-                swaps = [
-                    x
-                    for x in sim.deck[q]
-                    if x.printed.type == c.printed.type and x.printed.cost <= c.chips
-                ]
-                if swaps and rng.random() < 0.5:
-                    x = rng.choice(swaps)
-                    _swap_identity(c, x)
+    # caches that read what the cards are: the menu, the stats, the actions made per card
+    for card in sim.cards:
+        card.plays = card.challenges = None
     sim._menu = None
     sim.stat_cache, sim.fx_cache = {}, {}
     return sim
 
 
-def _swap_identity(a: Card, b: Card) -> None:
-    a.printed, b.printed = b.printed, a.printed
-    a.defn, b.defn = b.defn, a.defn
+def _uid(card: Card) -> int:
+    return card.uid
+
+
+def _code(card: CardDef) -> str:
+    return card.code
+
+
+def _by_chips(item: tuple[Card, str]) -> tuple[int, int]:
+    return item[0].chips, item[0].uid
+
+
+def _deal_shared(
+    sim: DrifterState,
+    opponents: list[int],
+    concealed: list[tuple[Card, str]],
+    rng: random.Random,
+) -> None:
+    """The quick-start game: what the seat cannot see of the shared deck's list (the other
+    hands, the deck, the other players' concealed cards) dealt again among those places."""
+    deck = sim.deck[0]  # the shared deck (every seat's deck is this list)
+    hidden = sorted([c for q in opponents for c in sim.hand[q]] + deck, key=_uid)
+    pool = sorted([c.printed for c in hidden] + [c.printed for c, _ in concealed], key=_code)
+    rng.shuffle(pool)
+    # the fewest chips first: the cards that fit them fit every card with more, so a card
+    # that fits is left for each (the real cards are one way to deal them)
+    for c, kind in sorted(concealed, key=_by_chips):
+        same = [i for i, d in enumerate(pool) if d.type == kind and not d.is_copy]
+        fits = [i for i in same if pool[i].cost <= c.chips] or same or list(range(len(pool)))
+        c.printed = c.defn = pool.pop(fits[rng.randrange(len(fits))])
+    rng.shuffle(hidden)
+    for c, d in zip(hidden, pool, strict=True):
+        c.printed = c.defn = d
+    at = 0
+    for q in opponents:
+        k = len(sim.hand[q])
+        sim.hand[q][:] = hidden[at : at + k]
+        for c in sim.hand[q]:
+            c.owner = q
+        at += k
+    deck[:] = hidden[at:]
 
 
 def _random(seat: int, seed: int) -> RandomBot:

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 GOLDEN = {
-    "records": "5eef550a0550e2a79ab7f1dd7e4376346703762680a70298bed796d0d738d749",
-    "narration": "be0fd2cccd00060130a478c252e00f454f6be668dcc14d238d365ec8be371c90",
-    "seat0": "22853836eb8e1a6597cca6f96b3762f6570d7e540d0398f774e3588d56bd5048",
-    "labels": "03cf0beca37bb29fbafcf090971a117f7cd3a83f5c4690f966165326db8ab358",
+    "records": "acb1b1a61f497a2427c1fa4903c334b4a132fa7025c74e6c8ea27d7bbb8cfde7",
+    "narration": "4835a2cfeb5db7137dc90e4f62920ab5c9f2dd054da5b396f36edf62b86decdd",
+    "seat0": "efee20ba91794e100f30c31c5dac714449d9b7a0699470b6ba85062fae706e1c",
+    "labels": "7f6400d828aa8c2c251ae5d168a24dedca418f8f038eb7e2da5f89c5717c93f1",
 }
 
 
