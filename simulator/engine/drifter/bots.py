@@ -36,6 +36,7 @@ BLUFF_RANGE: Final = (
 VAR_DUDE: Final = 4.0  # variance of a guess at a concealed dude's stat
 VAR_GEAR: Final = 1.5  # and of each concealed gear card's bonus
 VAR_HAND: Final = 2.5  # fortune cards and kicker chips nobody has seen yet swing every fight
+DEAL_TRIES: Final = 20  # determinize: deals of concealed cards tried until one shows the view
 STALL_LIMIT: Final = 10  # my turns in a row without the stake moving, before any challenge is taken
 
 
@@ -873,10 +874,17 @@ def determinize(view: View, rng: random.Random) -> DrifterState:
             sim.deck[q][:] = hidden[k:]
             for c in hidden:
                 c.printed = c.defn = cards[rng.randrange(len(cards))]
-        for c, kind in concealed:
-            fits = pri.fitting(kind, c.chips)
-            c.printed = c.defn = fits[rng.randrange(len(fits))]
-        sim._scan_abilities()  # what the cards can do at all: read from the cards dealt
+        # A card whose abilities work while concealed can change what a dude shows: the
+        # cards dealt must show what the seat sees, so a deal that does not is dealt again.
+        showing = [view.showing(d) for d in view.dudes()] if concealed else []
+        for _ in range(DEAL_TRIES):
+            for c, kind in concealed:
+                fits = pri.fitting(kind, c.chips)
+                c.printed = c.defn = fits[rng.randrange(len(fits))]
+            sim._scan_abilities()  # what the cards can do at all: read from the cards dealt
+            sim.stat_cache, sim.fx_cache = {}, {}
+            if [sim.stats(d) for d in sim.all_dudes()] == showing or not concealed:
+                break
     by_value = pri.chips_by_value
     for q in opponents:
         for chip in sim.chips[q]:
