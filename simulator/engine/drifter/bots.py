@@ -850,41 +850,12 @@ def determinize(view: View, rng: random.Random) -> DrifterState:
     sim = view._s.clone()  # read only to be copied: everything hidden is dealt again below
     sim.chance = RecordedChance(rng.randrange(1 << 30), None)
     opponents = [q for q in range(sim.n) if q != me]
-    # the opponents' concealed cards in play, in the order everyone sees them, and their
-    # type (where one lies shows it: a dude in the saloon or street, or gear on a dude)
-    concealed: list[tuple[Card, str]] = []
-    for d in sim.all_dudes():
-        if d.owner != me and not d.revealed:
-            concealed.append((d, "dude"))
-        for g in d.gear:
-            if g.owner != me and not g.revealed:
-                concealed.append((g, "gear"))
+    concealed = _concealed(sim, me)
     if sim.quick_start:
         _deal_shared(sim, opponents, concealed, rng)
     else:
-        own = sorted(sim.deck[me], key=_uid)
-        rng.shuffle(own)
-        sim.deck[me][:] = own
-        cards = pri.catalogue.cards
-        for q in opponents:
-            hidden = sorted(sim.hand[q] + sim.deck[q], key=_uid)
-            rng.shuffle(hidden)
-            k = len(sim.hand[q])
-            sim.hand[q][:] = hidden[:k]
-            sim.deck[q][:] = hidden[k:]
-            for c in hidden:
-                c.printed = c.defn = cards[rng.randrange(len(cards))]
-        # A card whose abilities work while concealed can change what a dude shows: the
-        # cards dealt must show what the seat sees, so a deal that does not is dealt again.
-        showing = [view.showing(d) for d in view.dudes()] if concealed else []
-        for _ in range(DEAL_TRIES):
-            for c, kind in concealed:
-                fits = pri.fitting(kind, c.chips)
-                c.printed = c.defn = fits[rng.randrange(len(fits))]
-            sim._scan_abilities()  # what the cards can do at all: read from the cards dealt
-            sim.stat_cache, sim.fx_cache = {}, {}
-            if [sim.stats(d) for d in sim.all_dudes()] == showing or not concealed:
-                break
+        _deal_decks(sim, me, opponents, pri, rng)
+        _deal_concealed(sim, view, concealed, pri, rng)
     by_value = pri.chips_by_value
     for q in opponents:
         for chip in sim.chips[q]:
@@ -895,6 +866,59 @@ def determinize(view: View, rng: random.Random) -> DrifterState:
     sim._menu = None
     sim.stat_cache, sim.fx_cache = {}, {}
     return sim
+
+
+def _concealed(sim: DrifterState, me: int) -> list[tuple[Card, str]]:
+    """The opponents' concealed cards in play, in the order everyone sees them, and their type
+    (where one lies shows it: a dude in the saloon or street, or gear on a dude)."""
+    concealed: list[tuple[Card, str]] = []
+    for d in sim.all_dudes():
+        if d.owner != me and not d.revealed:
+            concealed.append((d, "dude"))
+        for g in d.gear:
+            if g.owner != me and not g.revealed:
+                concealed.append((g, "gear"))
+    return concealed
+
+
+def _deal_decks(
+    sim: DrifterState, me: int, opponents: list[int], pri: _Priors, rng: random.Random
+) -> None:
+    """The seat's own deck in a new order; each opponent's hand and deck dealt from their
+    sorted ids, each card a catalogue card drawn at random."""
+    own = sorted(sim.deck[me], key=_uid)
+    rng.shuffle(own)
+    sim.deck[me][:] = own
+    cards = pri.catalogue.cards
+    for q in opponents:
+        hidden = sorted(sim.hand[q] + sim.deck[q], key=_uid)
+        rng.shuffle(hidden)
+        k = len(sim.hand[q])
+        sim.hand[q][:] = hidden[:k]
+        sim.deck[q][:] = hidden[k:]
+        for c in hidden:
+            c.printed = c.defn = cards[rng.randrange(len(cards))]
+
+
+def _deal_concealed(
+    sim: DrifterState,
+    view: View,
+    concealed: list[tuple[Card, str]],
+    pri: _Priors,
+    rng: random.Random,
+) -> None:
+    """Each concealed card a catalogue card of its type its chips could pay for. A card whose
+    abilities work while concealed can change what a dude shows: the cards dealt must show
+    what the seat sees, so a deal that does not is dealt again (DEAL_TRIES at most)."""
+    showing = [view.showing(d) for d in view.dudes()] if concealed else []
+    for _ in range(DEAL_TRIES):
+        for c, kind in concealed:
+            fits = pri.fitting(kind, c.chips)
+            c.printed = c.defn = fits[rng.randrange(len(fits))]
+        sim._scan_abilities()  # what the cards can do at all: read from the cards dealt
+        sim.stat_cache, sim.fx_cache = {}, {}
+        if [sim.stats(d) for d in sim.all_dudes()] == showing or not concealed:
+            break
 
 
 def _uid(card: Card) -> int:
