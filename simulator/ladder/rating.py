@@ -6,10 +6,11 @@ side, and every pair that played gets one virtual drawn game, so a bot that won 
 has a finite rating (a weak prior that any real number of games outweighs). Strengths are
 shown on the Elo scale (400 points: ten to one odds), centred on 1500.
 
-The intervals resample each pair's games (wins, losses and ties, multinomially, as many as
-were played) with a fixed seed, refit, and take the 2.5th and 97.5th percentiles: the same
-result and seed give the same intervals. The superiority matrix is, for each pair, the share
-of those refits in which the row's bot is rated above the column's.
+The intervals resample each pair's games (as many as were played, multinomially from its
+shares of wins, losses and ties, the prior's drawn game included) with a fixed seed, refit,
+and take the 2.5th and 97.5th percentiles: the same result and seed give the same intervals.
+The superiority matrix is, for each pair, the share of those refits in which the row's bot is
+rated above the column's.
 """
 
 from __future__ import annotations
@@ -85,10 +86,14 @@ def fit(n: int, results: list[PairResult], *, seed: int, bootstrap: int = BOOTST
     pairs = [(r.a, r.b, r.a_wins, r.b_wins, r.ties) for r in results if r.games]
     point = _strengths(_wins_matrix(n, pairs))
     rng = np.random.default_rng(seed)
+    # Drawn from the pair's shares with the prior's drawn game in them, so that a clean sweep
+    # is not resampled as a certainty (a zero-width interval).
     draws = [
-        rng.multinomial(games, [a_w / games, b_w / games, t / games], size=bootstrap)
+        rng.multinomial(
+            a_w + b_w + t, np.array([a_w, b_w, t + PRIOR_GAMES]) / total, size=bootstrap
+        )
         for a, b, a_w, b_w, t in pairs
-        for games in [a_w + b_w + t]
+        for total in [a_w + b_w + t + PRIOR_GAMES]
     ]
     samples = np.empty((bootstrap, n))
     for k in range(bootstrap):

@@ -220,7 +220,7 @@ def ladder_result(ladder: BotLadder, runs: list[SimulationRun]) -> dict[str, Any
         decisions = 0
         if timed is not None:
             decisions = timed[0][i].decisions
-            ms = round(1000 * timed[0][i].seconds / decisions, 3) if decisions else None
+            ms = float(f"{1000 * timed[0][i].seconds / decisions:.3g}") if decisions else None
         rows.append(
             {"rank": rank, "entrant": i, **entrants[i], **fit.ratings[i], **record[i],
              "ms_per_decision": ms, "decisions_timed": decisions}
