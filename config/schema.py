@@ -151,6 +151,7 @@ TAGS = {
     "simulations": "simulations",
     "doctor": "simulations",
     "simulation-games": "games",
+    "bots": "bots",
     "games": "table",
     "tokens": "tokens",
 }
@@ -242,6 +243,8 @@ OPERATIONS = {
     ("GET", "/api/v1/doctor/{id}/"): "get_doctor_run",
     ("POST", "/api/v1/doctor/{id}/cancel/"): "cancel_doctor_run",
     ("POST", "/api/v1/doctor/{id}/apply/"): "apply_doctor_suggestion",
+    ("GET", "/api/v1/bots/ladder/"): "list_bot_ladders",
+    ("GET", "/api/v1/bots/ladder/{id}/"): "get_bot_ladder",
     ("GET", "/api/v1/games/"): "list_table_games",
     ("POST", "/api/v1/games/"): "start_table_game",
     ("GET", "/api/v1/games/{id}/"): "get_table_game",

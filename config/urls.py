@@ -23,6 +23,7 @@ urlpatterns = [
     path("decks/drafts/", include("simulator.drafts.urls")),  # a draft's test run
     path("simulations/", include("simulator.urls")),
     path("play/", include("simulator.table.urls")),
+    path("bots/", include("simulator.ladder.urls")),  # the bots' ladder
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

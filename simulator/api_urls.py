@@ -6,6 +6,7 @@ from rest_framework.routers import SimpleRouter
 
 from simulator.doctor.api import DoctorViewSet
 from simulator.drafts.api import DraftSimulateViewSet
+from simulator.ladder.api import BotLadderViewSet
 from simulator.runs.api import SimulationGamesView, SimulationViewSet
 from simulator.table.api import GameViewSet
 
@@ -15,6 +16,7 @@ router.register("simulations", SimulationViewSet, basename="simulation")
 router.register("games", GameViewSet, basename="game")
 router.register("doctor", DoctorViewSet, basename="doctor")
 router.register("drafts", DraftSimulateViewSet, basename="draftpod")
+router.register("bots/ladder", BotLadderViewSet, basename="botladder")
 urlpatterns = [
     path("simulation-games/", SimulationGamesView.as_view(), name="simulation-games"),
     *router.urls,

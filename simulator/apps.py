@@ -16,13 +16,14 @@ class SimulatorConfig(AppConfig):
         from rest_framework.authtoken.models import Token
 
         from config.celery import app  # app registry first: Celery's Django fix-up reads it
-        from simulator.doctor.services import FOLLOWER as DOCTOR  # models: after the registry
+        from simulator.followers import FOLLOWERS  # the rooms' services: models, after the registry
         from simulator.runs import tasks  # noqa: F401  models; registers the tasks sent by name
         from simulator.runs.followers import follow  # models (QuerySet typing): after the registry
         from simulator.runs.status_polls import forget_token  # models: after the registry
 
         post_delete.connect(forget_token, sender=Token, dispatch_uid="simulator-forget-token")
-        follow(DOCTOR)  # the deck doctor advances as its stage runs end (runs/followers.py)
+        for follower in FOLLOWERS:
+            follow(follower)  # the features built on runs hear when one ends (runs/followers.py)
 
         # A periodic re-send of lost chunks for deployments that run `celery beat` (or -B).
         schedule = dict(app.conf.beat_schedule or {})

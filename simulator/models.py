@@ -4,6 +4,7 @@ only gathers them, so that Django finds every model of the app. Code imports a m
 room, never from here."""
 
 from simulator.doctor.models import DoctorRun, DoctorStage
+from simulator.ladder.models import BotLadder
 from simulator.runs.models import (
     ChunkResult,
     GameSample,
@@ -14,6 +15,7 @@ from simulator.runs.models import (
 from simulator.table.models import TableGame
 
 __all__ = [
+    "BotLadder",
     "ChunkResult",
     "DoctorRun",
     "DoctorStage",

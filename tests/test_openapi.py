@@ -19,7 +19,7 @@ UPLOADS = {
     ("post", "/api/v1/collections/{id}/import/"),
     ("post", "/api/v1/collections/{collection_pk}/scans/"),
 }
-AREAS = {"cards", "decks", "collections", "simulations", "games", "table", "tokens"}
+AREAS = {"cards", "decks", "collections", "simulations", "games", "table", "tokens", "bots"}
 
 
 @pytest.fixture

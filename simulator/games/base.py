@@ -208,6 +208,13 @@ class GameService:
             return []
         return self.spec.narrate(record)
 
+    # --- the bots' ladder (simulator/ladder) ------------------------------------------------
+
+    def ladder_decks(self) -> list[tuple[dict[str, Any], str]]:
+        """The decks a bots' ladder seats every bot with, one round robin each: (what a run's
+        player gives for it, its name for people). A game of fixed components: one, no deck."""
+        return [({}, "")]
+
     # --- decks (the deck doctor) -------------------------------------------------------------
 
     def card_codes(self) -> list[str]:

@@ -181,6 +181,14 @@ class Spec(GameService):
                 f"{deck!r} is neither a deck file nor a starter code ({exc})"
             ) from None
 
+    def ladder_decks(self) -> list[tuple[dict[str, Any], str]]:
+        """The first two starter decks: every bot plays each, in mirror matches, so a rating
+        says how well a bot plays, not which deck it was dealt."""
+        return [
+            ({"starter": code}, deck_source(None, {"starter": code}, "deck")[0])
+            for code in self.play_decks[:2]
+        ]
+
     # --- the deck doctor -------------------------------------------------------------------
 
     def card_codes(self) -> list[str]:

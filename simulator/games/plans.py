@@ -43,6 +43,8 @@ class PlanPlayer(TypedDict):
     bot: str
     source: str | None
     seat: NotRequired[dict[str, Any]]
+    # The bot's budget, for a bot of the game's `bot_budgets` (none: the bot's default).
+    budget: NotRequired[int]
     change: NotRequired[Change]
 
 

@@ -25,6 +25,7 @@ from simulator.games.problems import refuse
 __all__ = [
     "PreparedRules",
     "apply_change",
+    "budget_problems",
     "deck_source",
     "prepare_player",
     "prepare_rules",
@@ -116,4 +117,20 @@ def prepare_player(
     player, found = service.prepare_player(
         owner=owner, data=data, index=index, bot=bot, prepared=prepared
     )
+    budget = data.get("budget")
+    if budget is not None:
+        found += budget_problems(service, bot, budget, f"players.{index}.budget")
+        player["budget"] = budget
     return player, problems + found
+
+
+def budget_problems(service: GameService, bot: str, budget: Any, attr: str) -> list[Problem]:
+    """What is wrong with giving `bot` this `budget` (empty: nothing): only a bot of the game's
+    `bot_budgets` has one, a whole number from 1 to its maximum."""
+    bounds = service.bot_budgets.get(bot)
+    if bounds is None:
+        return [{"code": "no_budget", "detail": f"The {bot} bot has no budget.", "attr": attr}]
+    if type(budget) is not int or not 1 <= budget <= bounds[1]:
+        detail = f"The {bot} bot's budget is a whole number of rollouts from 1 to {bounds[1]}."
+        return [{"code": "bad_budget", "detail": detail, "attr": attr}]
+    return []

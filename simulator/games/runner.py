@@ -179,6 +179,30 @@ def empty_pair() -> PairAggregate:
 
 
 @dataclass
+class DecisionTime:
+    """A player's decisions in a timing pass, and the seconds its bot took over them."""
+
+    decisions: int = 0
+    seconds: float = 0.0
+
+
+class _TimedBot:
+    """A bot whose every decision is timed into a `DecisionTime` (play_chunk's `timings`)."""
+
+    def __init__(self, bot: Any, timing: DecisionTime) -> None:
+        self.bot = bot
+        self.timing = timing
+        self.name = getattr(bot, "name", "")
+
+    def choose(self, view: Any, legal_actions: Any) -> Any:
+        began = time.perf_counter()
+        action = self.bot.choose(view, legal_actions)
+        self.timing.seconds += time.perf_counter() - began
+        self.timing.decisions += 1
+        return action
+
+
+@dataclass
 class ChunkOutcome:
     """What a chunk produced: its aggregate, the sampled records and how long it took."""
 
@@ -198,12 +222,15 @@ def play_chunk(
     catalogue: Any = None,
     should_stop: Callable[[], bool] | None = None,
     on_game: Callable[[], None] | None = None,
+    timings: list[DecisionTime] | None = None,
 ) -> ChunkOutcome:
     """Play games `start` to `end - 1` of every matchup of `plan`; aggregate them.
 
     `sample` names game indices whose full records are kept (for every matchup); `catalogue`
     is the card catalogue of a game that plays with one (the plan's pinned version). The
     result depends only on the plan and the range, never on the process that ran it.
+    `timings` (one per player of the plan) adds up the time each player's bot takes to decide:
+    a timing pass, never a worker's chunk (the bots are wrapped only then).
     """
     began = time.perf_counter()
     game = service_for(plan["game"])
@@ -227,8 +254,11 @@ def play_chunk(
             keep = i in sample
             state = game.new_game([seats_of[e] for e in entrants], rules, seed, keep, catalogue)
             bots = [
-                game.spec.bots[players[e]["bot"]](s, seed * 16 + s) for s, e in enumerate(entrants)
+                game.make_bot(players[e]["bot"], s, seed * 16 + s, players[e].get("budget"))
+                for s, e in enumerate(entrants)
             ]
+            if timings is not None:
+                bots = [_TimedBot(bot, timings[e]) for bot, e in zip(bots, entrants)]
             first = state.to_act if not state.is_over else 0
             while not state.is_over:
                 p = state.to_act

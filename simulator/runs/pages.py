@@ -62,7 +62,8 @@ def source_text(source: str | None, owner: Any) -> tuple[str, str | None]:
     return "", None
 
 
-def _heat(value: float) -> str:
+def heat_colour(value: float) -> str:
+    """The colour of a share from 0 to 1 in a grid: rust below one half, sage above."""
     # Rust below 50%, sage above, paler the closer to even (the site's palette).
     t = max(-1.0, min(1.0, (value - 0.5) * 2))
     base = (79, 107, 74) if t >= 0 else (140, 59, 31)  # --sage, --rust
@@ -133,7 +134,7 @@ def results_page(run: SimulationRun) -> dict[str, Any]:
                 "cells": [
                     None
                     if cell is None or cell["rate"] is None
-                    else {"rate": cell, "colour": _heat(cell["rate"]), "against": names[j]}
+                    else {"rate": cell, "colour": heat_colour(cell["rate"]), "against": names[j]}
                     for j, cell in enumerate(row)
                 ],
             }

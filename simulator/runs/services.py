@@ -95,10 +95,15 @@ def matchups_for(kind: str, n_players: int) -> tuple[list[list[int]], list[list[
 
 
 def _cost_key(game: str, players: list[PlanPlayer], matchups: list[list[int]]) -> str:
-    """What decides the cost of a game: the game, the bots and the table sizes."""
-    bots = sorted({players[p]["bot"] for m in matchups for p in m})
+    """What decides the cost of a game: the game, the bots (and budgets) and the table sizes."""
+    bots = sorted({_bot_key(players[p]) for m in matchups for p in m})
     sizes = sorted({len(m) for m in matchups})
     return f"{game}:{'+'.join(bots)}:{'+'.join(map(str, sizes))}"
+
+
+def _bot_key(player: PlanPlayer) -> str:
+    budget = player.get("budget")
+    return player["bot"] if budget is None else f"{player['bot']}@{budget}"
 
 
 def _calibrated_cost(key: str, sample: int = 30) -> float | None:

@@ -22,6 +22,7 @@ from simulator.engine.core.errors import IllegalAction, RecordError, RulesError
 from simulator.games import GameService, service_for
 from simulator.games.base import CatalogueChanged, PreparedRules
 from simulator.games.plans import PlanPlayer, Problem
+from simulator.games.players import budget_problems
 from simulator.table.models import TableGame
 from simulator.table.selectors import table_game_get
 
@@ -113,13 +114,8 @@ def _check_bot(
         return None, None, [_problem("unknown_bot", detail, f"{attr}.bot")]
     if budget is None:
         return bot, None, []
-    bounds = service.bot_budgets.get(bot)
-    if bounds is None:
-        return bot, None, [_problem("no_budget", f"The {bot} bot has no budget.", f"{attr}.budget")]
-    if type(budget) is not int or not 1 <= budget <= bounds[1]:
-        detail = f"The {bot} bot's budget is a whole number of rollouts from 1 to {bounds[1]}."
-        return bot, None, [_problem("bad_budget", detail, f"{attr}.budget")]
-    return bot, budget, []
+    problems = budget_problems(service, bot, budget, f"{attr}.budget")
+    return bot, None if problems else budget, problems
 
 
 def _problem(code: str, detail: str, attr: str | None) -> Problem:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import sys
 import time
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from simulator.games.problems import RunRefused
+from simulator.management.owners import command_owner
 from simulator.runs import selectors
 from simulator.runs.models import SimulationRun
 from simulator.runs.services import run_create, run_execute_locally
@@ -79,15 +79,7 @@ class Command(BaseCommand):
         self.stdout.write(selectors.report_text(run))
 
     def _create(self, opts) -> SimulationRun:
-        User = get_user_model()
-        owner = (
-            User.objects.filter(username=opts["user"]).first()
-            if opts["user"]
-            else User.objects.filter(is_superuser=True).order_by("pk").first()
-            or User.objects.order_by("pk").first()
-        )
-        if owner is None:
-            owner = User.objects.create_user("simulator", password=None)
+        owner = command_owner(opts["user"])
         sources = [{"starter": s} for s in opts["starters"]] + [{"deck": d} for d in opts["decks"]]
         n = len(sources) or opts["players"]
         bots = opts["bots"] or []
