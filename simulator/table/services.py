@@ -117,7 +117,8 @@ def _check_bot(
     if bounds is None:
         return bot, None, [_problem("no_budget", f"The {bot} bot has no budget.", f"{attr}.budget")]
     if type(budget) is not int or not 1 <= budget <= bounds[1]:
-        detail = f"The {bot} bot's budget is a whole number of rollouts from 1 to {bounds[1]}."
+        unit = "rollouts" if bot == "search" else "iterations"
+        detail = f"The {bot} bot's budget is a whole number of {unit} from 1 to {bounds[1]}."
         return bot, None, [_problem("bad_budget", detail, f"{attr}.budget")]
     return bot, budget, []
 

@@ -209,3 +209,8 @@ def deal(pool: list[Any], sizes: list[int]) -> list[list[Any]]:
         out.append(pool[at : at + size])
         at += size
     return out
+
+
+def logistic(x: float) -> float:
+    """1 / (1 + e^-x), safe for any x: a lead turned into a reward in [0, 1]."""
+    return 1.0 / (1.0 + math.exp(max(min(-x, 30.0), -30.0)))

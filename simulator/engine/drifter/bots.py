@@ -867,7 +867,7 @@ def _search(seat: int, seed: int) -> SearchBot:
 
 # --- ISMCTS (simulator/engine/core/ismcts.py): what the generic search needs of this game ---
 
-ISMCTS_ITERATIONS: Final = 40  # the default budget; docs/performance.md, "ISMCTS"
+ISMCTS_ITERATIONS: Final = 60  # the default budget; docs/performance.md, "ISMCTS"
 ISMCTS_SHOOTOUTS: Final = 1  # a rollout stops once this many shootouts more have ended
 ISMCTS_HORIZON: Final = 80  # or after this many decisions
 ISMCTS_SCALE: Final = 4.0  # antes of worth between two seats that make a 73% favourite

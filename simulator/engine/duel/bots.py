@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from simulator.engine.core import RandomBot
-from simulator.engine.core.ismcts import ISMCTSBot, SearchGame, blank_state, deal
+from simulator.engine.core.ismcts import ISMCTSBot, SearchGame, blank_state, deal, logistic
 from simulator.engine.duel.cards import CARDS, DATA, TAKE_BACK_EFFECTS, duel_outcome
 from simulator.engine.duel.game import DISCARD, Action, DuelState
 
@@ -115,8 +115,21 @@ def _pair(me: int, mine: Any, theirs: Any) -> list:
     return [mine, theirs] if me == 0 else [theirs, mine]
 
 
-ISMCTS_ITERATIONS = 200  # the default budget per decision; docs/performance.md, "ISMCTS"
-ISMCTS_GAME = SearchGame(determinize=determinize, policy=lambda seat, seed: HeuristicBot(seed))
+def evaluate(state: DuelState) -> list[float]:
+    """Each seat's reward where a rollout stopped: a logistic of its lead in rounds won and in
+    this round's gold."""
+    wins, gold = state.round_wins, state.gold
+    return [logistic(2.0 * (wins[q] - wins[1 - q]) + 0.4 * (gold[q] - gold[1 - q])) for q in (0, 1)]
+
+
+ISMCTS_ITERATIONS = 20  # the default budget per decision; docs/performance.md, "ISMCTS"
+ISMCTS_HORIZON = 12  # decisions a rollout plays before `evaluate` scores it
+ISMCTS_GAME = SearchGame(
+    determinize=determinize,
+    policy=lambda seat, seed: HeuristicBot(seed),
+    evaluate=evaluate,
+    horizon=ISMCTS_HORIZON,
+)
 
 
 def ismcts(seat: int, seed: int, iterations: int = ISMCTS_ITERATIONS) -> ISMCTSBot:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from simulator.engine.core import RandomBot
-from simulator.engine.core.ismcts import ISMCTSBot, SearchGame, blank_state, deal
+from simulator.engine.core.ismcts import ISMCTSBot, SearchGame, blank_state, deal, logistic
 from simulator.engine.gunfighter.cards import CARDS, STAREDOWN
 from simulator.engine.gunfighter.game import SETUP_DISCARD, Action, GunfighterState
 
@@ -173,8 +173,26 @@ def _mid_turn(state: GunfighterState, actor: int, rng: random.Random) -> None:
     state.dodging[other] = card != STAREDOWN and CARDS[card].category == "DODGE"
 
 
-ISMCTS_ITERATIONS = 200  # the default budget per decision; docs/performance.md, "ISMCTS"
-ISMCTS_GAME = SearchGame(determinize=determinize, policy=lambda seat, seed: HeuristicBot(seed))
+def evaluate(state: GunfighterState) -> list[float]:
+    """Each seat's reward where a rollout stopped: a logistic of its lead in health, then
+    accuracy and bullets (a wound is worth the most)."""
+    lead = [
+        1.5 * (state.health[q] - state.health[1 - q])
+        + 0.3 * (state.accuracy[q] - state.accuracy[1 - q])
+        + 0.15 * (state.bullets[q] - state.bullets[1 - q])
+        for q in (0, 1)
+    ]
+    return [logistic(x) for x in lead]
+
+
+ISMCTS_ITERATIONS = 30  # the default budget per decision; docs/performance.md, "ISMCTS"
+ISMCTS_HORIZON = 24  # decisions a rollout plays before `evaluate` scores it
+ISMCTS_GAME = SearchGame(
+    determinize=determinize,
+    policy=lambda seat, seed: HeuristicBot(seed),
+    evaluate=evaluate,
+    horizon=ISMCTS_HORIZON,
+)
 
 
 def ismcts(seat: int, seed: int, iterations: int = ISMCTS_ITERATIONS) -> ISMCTSBot:

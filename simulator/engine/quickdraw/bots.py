@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from simulator.engine.core import RandomBot
-from simulator.engine.core.ismcts import ISMCTSBot, SearchGame, blank_state, deal
+from simulator.engine.core.ismcts import ISMCTSBot, SearchGame, blank_state, deal, logistic
 from simulator.engine.quickdraw.cards import CARDS, STRENGTHS
 from simulator.engine.quickdraw.game import KEEP, RELOAD, Action, QuickdrawState
 
@@ -63,8 +63,20 @@ def determinize(view: dict, rng: random.Random) -> QuickdrawState:
     return state
 
 
-ISMCTS_ITERATIONS = 200  # the default budget per decision; docs/performance.md, "ISMCTS"
-ISMCTS_GAME = SearchGame(determinize=determinize, policy=lambda seat, seed: HeuristicBot(seed))
+def evaluate(state: QuickdrawState) -> list[float]:
+    """Each seat's reward where a rollout stopped: a logistic of its lead in face-up cards."""
+    size = [len(state.stacks[0]), len(state.stacks[1])]
+    return [logistic(0.5 * (size[q] - size[1 - q])) for q in (0, 1)]
+
+
+ISMCTS_ITERATIONS = 30  # the default budget per decision; docs/performance.md, "ISMCTS"
+ISMCTS_HORIZON = 40  # decisions a rollout plays before `evaluate` scores it
+ISMCTS_GAME = SearchGame(
+    determinize=determinize,
+    policy=lambda seat, seed: HeuristicBot(seed),
+    evaluate=evaluate,
+    horizon=ISMCTS_HORIZON,
+)
 
 
 def ismcts(seat: int, seed: int, iterations: int = ISMCTS_ITERATIONS) -> ISMCTSBot:

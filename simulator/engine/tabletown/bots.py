@@ -218,8 +218,22 @@ def _combat(fight: dict, shooter: int, violator: int) -> Combat:
     return combat
 
 
-ISMCTS_ITERATIONS = 200  # the default budget per decision; docs/performance.md, "ISMCTS"
-ISMCTS_GAME = SearchGame(determinize=determinize, policy=lambda seat, seed: HeuristicBot(seed))
+def evaluate(state: TabletownState) -> list[float]:
+    """Each seat's reward where a rollout stopped: standing, less for each wound, and a share
+    of it when many stand."""
+    health = [(6 - w) / 6 if a else 0.0 for a, w in zip(state.alive, state.wounds, strict=True)]
+    total = sum(health) or 1.0
+    return [h / total for h in health]
+
+
+ISMCTS_ITERATIONS = 15  # the default budget per decision; docs/performance.md, "ISMCTS"
+ISMCTS_HORIZON = 20  # decisions a rollout plays before `evaluate` scores it
+ISMCTS_GAME = SearchGame(
+    determinize=determinize,
+    policy=lambda seat, seed: HeuristicBot(seed),
+    evaluate=evaluate,
+    horizon=ISMCTS_HORIZON,
+)
 
 
 def ismcts(seat: int, seed: int, iterations: int = ISMCTS_ITERATIONS) -> ISMCTSBot:
