@@ -15,6 +15,7 @@ so a line is reproducible; the milliseconds are not (two shared cores).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import sys
 import time
@@ -41,19 +42,25 @@ def _drifter_game(seed: int):
     return new_game(seats, rules=Rules(), seed=seed, record=False, catalogue=cat)
 
 
-def _ismcts(game: str, seat: int, seed: int, iterations: int) -> ISMCTSBot:
-    if game == "drifter":
-        from simulator.engine.drifter.bots import ismcts
+TUNING: dict = {}  # --exploration, --bias, --widening, --horizon: the bot's settings to try
 
-        return ismcts(seat, seed, iterations)
+
+def _ismcts(game: str, seat: int, seed: int, iterations: int) -> ISMCTSBot:
     from importlib import import_module
 
-    return import_module(f"simulator.engine.{game}.bots").ismcts(seat, seed, iterations)
+    bot = import_module(f"simulator.engine.{game}.bots").ismcts(seat, seed, iterations)
+    for name in ("exploration", "bias", "widening"):
+        if TUNING.get(name) is not None:
+            setattr(bot, name, TUNING[name])
+    if TUNING.get("horizon") is not None:
+        bot.game = dataclasses.replace(bot.game, horizon=TUNING["horizon"])
+    return bot
 
 
-def play(args: tuple[str, str, int, int]) -> tuple[float, list[float]]:
+def play(args: tuple[str, str, int, int, dict]) -> tuple[float, list[float]]:
     """One game: (the ISMCTS bot's win, 1 or 0, and its ms per decision with a choice)."""
-    game, against, iterations, index = args
+    game, against, iterations, index, tuning = args
+    TUNING.update(tuning)
     spec = get_game(game)
     mine = index % 2
     seed = 1000 + index
@@ -85,7 +92,7 @@ def play(args: tuple[str, str, int, int]) -> tuple[float, list[float]]:
 
 
 def match(game: str, against: str, iterations: int, games: int, jobs: int) -> None:
-    jobs_args = [(game, against, iterations, i) for i in range(games)]
+    jobs_args = [(game, against, iterations, i, dict(TUNING)) for i in range(games)]
     start = time.perf_counter()
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
@@ -97,11 +104,16 @@ def match(game: str, against: str, iterations: int, games: int, jobs: int) -> No
     low, high = wilson(wins, games)
     p90 = times[int(0.9 * (len(times) - 1))] if times else 0.0
     print(
-        f"{game:10} ismcts({iterations}) vs {against:9}: {wins}/{games} = {wins / games:.1%} "
+        f"{game:10} ismcts({iterations}{_tuning()}) vs {against:9}: "
+        f"{wins}/{games} = {wins / games:.1%} "
         f"[{low:.1%}, {high:.1%}]  ms/decision median {statistics.median(times or [0]):.1f}, "
         f"p90 {p90:.1f} over {len(times)} decisions  ({time.perf_counter() - start:.0f} s)",
         flush=True,
     )
+
+
+def _tuning() -> str:
+    return "".join(f", {k} {v}" for k, v in TUNING.items() if v is not None)
 
 
 def main() -> None:
@@ -111,7 +123,13 @@ def main() -> None:
     parser.add_argument("--against", choices=("search", "heuristic", "random"))
     parser.add_argument("--iterations", type=int, help="default: each game's own default")
     parser.add_argument("--jobs", type=int, default=1)
+    for name in ("exploration", "bias", "widening"):
+        parser.add_argument(f"--{name}", type=float, help="the bot's own unless given")
+    parser.add_argument(
+        "--horizon", type=int, help="rollout decisions; the game's own unless given"
+    )
     args = parser.parse_args()
+    TUNING.update({k: getattr(args, k) for k in ("exploration", "bias", "widening", "horizon")})
     for game in [args.only] if args.only else ["drifter", *SMALL]:
         opponents = (
             [args.against]

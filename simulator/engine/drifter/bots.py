@@ -867,7 +867,8 @@ def _search(seat: int, seed: int) -> SearchBot:
 
 # --- ISMCTS (simulator/engine/core/ismcts.py): what the generic search needs of this game ---
 
-ISMCTS_ITERATIONS: Final = 60  # the default budget; docs/performance.md, "ISMCTS"
+ISMCTS_ITERATIONS: Final = 90  # the default budget; docs/performance.md, "ISMCTS"
+ISMCTS_WIDENING: Final = 1.0  # a node visited n times tries 1 + sqrt(n) of its moves
 ISMCTS_SHOOTOUTS: Final = 1  # a rollout stops once this many shootouts more have ended
 ISMCTS_HORIZON: Final = 80  # or after this many decisions
 ISMCTS_SCALE: Final = 4.0  # antes of worth between two seats that make a 73% favourite
@@ -918,7 +919,7 @@ ISMCTS_GAME: Final = SearchGame(
 
 def ismcts(seat: int, seed: int, iterations: int = ISMCTS_ITERATIONS) -> ISMCTSBot:
     """The ISMCTS bot of a seat, with a budget of `iterations` per decision."""
-    return ISMCTSBot(ISMCTS_GAME, seat, seed, iterations)
+    return ISMCTSBot(ISMCTS_GAME, seat, seed, iterations, widening=ISMCTS_WIDENING)
 
 
 # typed as the registry takes it (GameSpec.bots): a dict is invariant in its values

@@ -122,7 +122,7 @@ def evaluate(state: DuelState) -> list[float]:
     return [logistic(2.0 * (wins[q] - wins[1 - q]) + 0.4 * (gold[q] - gold[1 - q])) for q in (0, 1)]
 
 
-ISMCTS_ITERATIONS = 20  # the default budget per decision; docs/performance.md, "ISMCTS"
+ISMCTS_ITERATIONS = 25  # the default budget per decision; docs/performance.md, "ISMCTS"
 ISMCTS_HORIZON = 12  # decisions a rollout plays before `evaluate` scores it
 ISMCTS_GAME = SearchGame(
     determinize=determinize,

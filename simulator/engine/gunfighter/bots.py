@@ -185,7 +185,7 @@ def evaluate(state: GunfighterState) -> list[float]:
     return [logistic(x) for x in lead]
 
 
-ISMCTS_ITERATIONS = 30  # the default budget per decision; docs/performance.md, "ISMCTS"
+ISMCTS_ITERATIONS = 40  # the default budget per decision; docs/performance.md, "ISMCTS"
 ISMCTS_HORIZON = 24  # decisions a rollout plays before `evaluate` scores it
 ISMCTS_GAME = SearchGame(
     determinize=determinize,

@@ -69,7 +69,7 @@ def evaluate(state: QuickdrawState) -> list[float]:
     return [logistic(0.5 * (size[q] - size[1 - q])) for q in (0, 1)]
 
 
-ISMCTS_ITERATIONS = 30  # the default budget per decision; docs/performance.md, "ISMCTS"
+ISMCTS_ITERATIONS = 40  # the default budget per decision; docs/performance.md, "ISMCTS"
 ISMCTS_HORIZON = 40  # decisions a rollout plays before `evaluate` scores it
 ISMCTS_GAME = SearchGame(
     determinize=determinize,

@@ -123,4 +123,3 @@ def test_the_tree_counts_availability_and_visits():
     assert root is not None
     assert sum(child.visits for child in root.children.values()) == 40
     assert all(child.avail >= child.visits >= 1 for child in root.children.values())
-
