@@ -29,11 +29,15 @@ class Spec(GameService):
         "random": 0.00023,
         "heuristic": 0.0007,
         "search": 0.017,
+        # one ISMCTS seat at its default budget against the heuristic: 200 games in 454 s
+        # (benchmarks/ismcts.py, 2026-11-28); the pure engine about five times that
+        "ismcts": 2.3,
     }
     pure_game_cost = {
         "random": 0.0011,
         "heuristic": 0.0047,
         "search": 0.049,
+        "ismcts": 11.5,
     }
     formats = drifter_formats.FORMAT_LABELS
     play_variants = tuple(drifter_variants.PLAY_VARIANTS)
