@@ -154,8 +154,12 @@ class GameService:
         return replay(record, story=[]) if self.spec.narrate is not None else replay(record)
 
     def make_bot(self, name: str, seat: int, seed: int, budget: int | None = None) -> Any:
-        """A bot for one decision of a seat; `budget` only for a bot in `bot_budgets`."""
-        return self.spec.bots[name](seat, seed)
+        """A bot for one decision of a seat; `budget` only for a bot in `bot_budgets`, whose
+        factory takes it as a third argument (the ISMCTS bot's iterations)."""
+        factory: Any = self.spec.bots[name]  # registered as (seat, seed) -> bot
+        if budget is not None and name in self.bot_budgets:
+            return factory(seat, seed, budget)
+        return factory(seat, seed)
 
     # --- the table (simulator/table/services.py): a game people play, seen from one seat ---
 

@@ -11,7 +11,7 @@ from simulator.engine.core.errors import RulesError
 from simulator.engine.drifter import Rules, Seat, replay, starter_seat
 from simulator.engine.drifter import formats as drifter_formats
 from simulator.engine.drifter import variants as drifter_variants
-from simulator.engine.drifter.bots import SearchBot
+from simulator.engine.drifter.bots import ISMCTS_ITERATIONS, SearchBot, ismcts
 from simulator.engine.drifter.narrate import narrate, narrate_events
 from simulator.games.base import CatalogueChanged, GameService, PreparedRules
 from simulator.games.drifter_table import drifter_action_label, drifter_table_view
@@ -29,11 +29,15 @@ class Spec(GameService):
         "random": 0.00023,
         "heuristic": 0.0007,
         "search": 0.017,
+        # one ISMCTS seat at its default budget against the heuristic: 200 games in 454 s
+        # (benchmarks/ismcts.py, 2026-11-28); the pure engine about five times that
+        "ismcts": 2.3,
     }
     pure_game_cost = {
         "random": 0.0011,
         "heuristic": 0.0047,
         "search": 0.049,
+        "ismcts": 11.5,
     }
     formats = drifter_formats.FORMAT_LABELS
     play_variants = tuple(drifter_variants.PLAY_VARIANTS)
@@ -128,8 +132,10 @@ class Spec(GameService):
         return self.spec.new_game(seats=seats, rules=rules, seed=seed, record=record, **kwargs)
 
     # The search bot's rollouts per decision (simulator/engine/drifter/bots.py, SearchBot):
-    # 24 by default; 400 keeps one decision of a heads-up game near a second on one core.
-    bot_budgets = {"search": (24, 400)}
+    # 24 by default; 400 keeps one decision of a heads-up game near a second on one core. The
+    # ISMCTS bot's iterations per decision (core/ismcts.py): its default keeps the median
+    # decision within 50 ms, 2,000 near a second (docs/performance.md, "ISMCTS").
+    bot_budgets = {"search": (24, 400), "ismcts": (ISMCTS_ITERATIONS, 2000)}
 
     def rebuild(self, record: dict[str, Any], catalogue: Any = None) -> Any:
         return replay(record, catalogue=catalogue, narrate=True)
@@ -137,6 +143,8 @@ class Spec(GameService):
     def make_bot(self, name: str, seat: int, seed: int, budget: int | None = None) -> Any:
         if name == "search" and budget is not None:
             return SearchBot(seed, rollouts=budget)
+        if name == "ismcts" and budget is not None:
+            return ismcts(seat, seed, budget)
         return super().make_bot(name, seat, seed, budget)
 
     # --- the `play` and `replay` commands --------------------------------------------------

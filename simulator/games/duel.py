@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from simulator.engine.duel.bots import ISMCTS_ITERATIONS
 from simulator.engine.duel.cards import CARDS
 from simulator.games.base import GameService
 from simulator.games.tables import HIDDEN, hidden, one_winner, seat_heads, story_log
@@ -34,7 +35,10 @@ def card(card_id: int) -> dict[str, Any]:
 
 class Spec(GameService):
     # Seconds a game per bot, before any run of it has been measured (runner.estimate_cost).
-    game_cost = {"random": 0.0005, "heuristic": 0.0012}
+    game_cost = {"random": 0.0005, "heuristic": 0.0012, "ismcts": 1.0}
+    # The ISMCTS bot's iterations per decision (simulator/engine/duel/bots.py): the default
+    # keeps the median decision within 50 ms, the maximum near a second (docs/performance.md).
+    bot_budgets = {"ismcts": (ISMCTS_ITERATIONS, 400)}
 
     def table_view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """Each hand (the other's face down but for the cards it has shown), each seat's own

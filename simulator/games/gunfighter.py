@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from simulator.engine.gunfighter.bots import ISMCTS_ITERATIONS
 from simulator.engine.gunfighter.cards import CARDS, FIXTURE_DATA, STAREDOWN
 from simulator.games.base import GameService
 from simulator.games.tables import HIDDEN, hidden, one_winner, seat_heads, story_log
@@ -34,7 +35,10 @@ def card(card_id: int) -> dict[str, Any]:
 
 class Spec(GameService):
     # Seconds a game per bot, before any run of it has been measured (runner.estimate_cost).
-    game_cost = {"random": 0.0007, "heuristic": 0.0007}
+    game_cost = {"random": 0.0007, "heuristic": 0.0007, "ismcts": 0.8}
+    # The ISMCTS bot's iterations per decision (simulator/engine/gunfighter/bots.py): the default
+    # keeps the median decision within 50 ms, the maximum near a second (docs/performance.md).
+    bot_budgets = {"ismcts": (ISMCTS_ITERATIONS, 800)}
 
     def table_view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """Both stat cards (accuracy, bullets, health), each hand (the other's face down), the

@@ -131,6 +131,7 @@ def budget_problems(service: GameService, bot: str, budget: Any, attr: str) -> l
     if bounds is None:
         return [{"code": "no_budget", "detail": f"The {bot} bot has no budget.", "attr": attr}]
     if type(budget) is not int or not 1 <= budget <= bounds[1]:
-        detail = f"The {bot} bot's budget is a whole number of rollouts from 1 to {bounds[1]}."
+        unit = "rollouts" if bot == "search" else "iterations"
+        detail = f"The {bot} bot's budget is a whole number of {unit} from 1 to {bounds[1]}."
         return [{"code": "bad_budget", "detail": detail, "attr": attr}]
     return []

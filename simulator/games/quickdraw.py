@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from simulator.engine.quickdraw.bots import ISMCTS_ITERATIONS
 from simulator.engine.quickdraw.cards import CARDS, DATA
 from simulator.games.base import GameService
 from simulator.games.tables import HIDDEN, hidden, one_winner, seat_heads, story_log
@@ -32,7 +33,10 @@ def card(card_id: int) -> dict[str, Any]:
 
 class Spec(GameService):
     # Seconds a game per bot, before any run of it has been measured (runner.estimate_cost).
-    game_cost = {"random": 0.0002, "heuristic": 0.0004}
+    game_cost = {"random": 0.0002, "heuristic": 0.0004, "ismcts": 0.3}
+    # The ISMCTS bot's iterations per decision (simulator/engine/quickdraw/bots.py): the default
+    # keeps the median decision within 50 ms, the maximum near a second (docs/performance.md).
+    bot_budgets = {"ismcts": (ISMCTS_ITERATIONS, 1000)}
 
     def table_view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """Both hands (the other's face down), both face-up stacks, the card each has ready

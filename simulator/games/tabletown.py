@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from simulator.engine.tabletown.bots import ISMCTS_ITERATIONS
 from simulator.engine.tabletown.cards import CARDS, GUNSLINGERS, WOUNDS_SURVIVED
 from simulator.games.base import GameService
 from simulator.games.tables import hidden, seat_heads, story_log
@@ -33,6 +34,12 @@ def card(card_id: int) -> dict[str, Any]:
 
 
 class Spec(GameService):
+    # Seconds a game of the ISMCTS bot, before any run of it has been measured.
+    game_cost = {"ismcts": 4.0}
+    # The ISMCTS bot's iterations per decision (simulator/engine/tabletown/bots.py): the default
+    # keeps the median decision within 50 ms, the maximum near a second (docs/performance.md).
+    bot_budgets = {"ismcts": (ISMCTS_ITERATIONS, 300)}
+
     def table_view(self, state: Any, seat: int | None) -> dict[str, Any]:
         """Each gunslinger's hand (the others' face down), gun and loaded ammo, wounds and whom
         they face; the Marshall, the deck and discard counts and the fight under way."""

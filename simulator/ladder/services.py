@@ -52,11 +52,13 @@ class Entrant(TypedDict):
     label: str
 
 
-def ladder_entrants(service: GameService) -> list[Entrant]:
-    """Every bot the game registers, and for a bot with a budget a second level at
-    BUDGET_STEP times its default (capped at its maximum)."""
+def ladder_entrants(service: GameService, bots: list[str] | None = None) -> list[Entrant]:
+    """Every bot the game registers (or those of `bots`), and for a bot with a budget a second
+    level at BUDGET_STEP times its default (capped at its maximum)."""
     entrants: list[Entrant] = []
     for bot in service.spec.bots:
+        if bots is not None and bot not in bots:
+            continue
         name = bot_label(bot)[0]
         bounds = service.bot_budgets.get(bot)
         if bounds is None:
@@ -79,18 +81,31 @@ def _service(game: Any) -> GameService:
 
 @transaction.atomic
 def ladder_create(
-    *, owner, game: str, games: int, seed: int | None = None, dispatch: bool = True
+    *,
+    owner,
+    game: str,
+    games: int,
+    seed: int | None = None,
+    bots: list[str] | None = None,
+    dispatch: bool = True,
 ) -> BotLadder:
     """A ladder of `game`'s bots: one round-robin run per ladder deck, `games` games of each
     pair (seats rotated, the same seeds for every pair and every deck: common random numbers),
-    owned by `owner`. DomainError (nothing written) for an unknown game, a bad number of games
-    or seed, or entrants a round robin cannot seat. `dispatch=False` leaves the chunks for
+    owned by `owner`; `bots` names some of the game's bots (default: all). DomainError (nothing
+    written) for an unknown game or bot, a bad number of games or seed, or entrants a round
+    robin cannot seat. `dispatch=False` leaves the chunks for
     `run_execute_locally` (the `bots_ladder --local` command)."""
     service = _service(game)
     if type(games) is not int or not 1 <= games <= MAX_GAMES:
         raise DomainError(f"games is a whole number from 1 to {MAX_GAMES:,}.", attr="games")
     seed = checked_seed(seed)
-    entrants = ladder_entrants(service)
+    unknown = sorted(set(bots or ()) - set(service.spec.bots))
+    if unknown or (bots is not None and len(set(bots)) < 2):
+        known = ", ".join(service.spec.bots)
+        raise DomainError(
+            f"A ladder takes two or more of {known}.", code="unknown_bot", attr="bots"
+        )
+    entrants = ladder_entrants(service, bots)
     ladder = BotLadder.objects.create(game=service.name, games=games, seed=seed, entrants=entrants)
     for deck, _name in service.ladder_decks():
         players = [

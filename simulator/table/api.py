@@ -35,7 +35,11 @@ class SeatInputSerializer(StrictJSON, serializers.Serializer):
     budget = serializers.IntegerField(
         required=False,
         min_value=1,
-        help_text="The search bot's rollouts per decision (High Stakes Drifter: 1 to 400).",
+        help_text=(
+            "The bot's budget per decision: the search bot's rollouts (High Stakes Drifter: 1 to "
+            "400) or the ismcts bot's iterations (1 to 2,000 in High Stakes Drifter, to 300-1,000 "
+            "in the other games: docs/table.md)."
+        ),
     )
 
 

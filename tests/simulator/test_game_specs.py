@@ -75,3 +75,13 @@ def test_a_game_only_the_engine_knows_is_served_whole(twin, user):
 def test_the_new_run_form_offers_a_game_only_the_engine_knows(twin, client, user):
     client.force_login(user)
     assert "Twin Quickdraw" in client.get("/simulations/new/").content.decode()
+
+
+@pytest.mark.parametrize("game", ["drifter", "gunfighter", "duel", "quickdraw", "tabletown"])
+def test_every_game_sets_the_ismcts_bots_budget(game):
+    """The ISMCTS bot has a budget in every game (issue #25 §2): a seat's reaches the bot."""
+    service = service_for(game)
+    default, most = service.bot_budgets["ismcts"]
+    assert 1 <= default <= most
+    assert service.make_bot("ismcts", 1, 5, 7).iterations == 7
+    assert service.make_bot("ismcts", 1, 5).iterations == default

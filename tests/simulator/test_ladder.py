@@ -65,7 +65,7 @@ def test_the_ladder_enters_each_registered_bot_and_a_higher_budget_of_a_budgeted
     assert {"bot": "search", "budget": min(top, 4 * default), "label": "Search (budget 96)"} in (
         entrants
     )
-    assert all(e["budget"] is None for e in ladder_entrants(service_for("quickdraw")))
+    assert [e["budget"] for e in ladder_entrants(service_for("quickdraw"), TWO)] == [None, None]
 
 
 @pytest.mark.django_db
@@ -104,11 +104,14 @@ def test_a_timing_pass_counts_every_decision_of_each_player():
 # --- building and rating a ladder ----------------------------------------------------------------
 
 
+TWO = ["random", "heuristic"]  # the fast bots: a ladder of them plays in a second or two
+
+
 def build(game: str = "quickdraw", games: int = 30, seed: int = 4) -> tuple[BotLadder, str]:
     out = io.StringIO()
     call_command(
         "bots_ladder", "--game", game, "--games", str(games), "--seed", str(seed), "--local",
-        stdout=out, stderr=io.StringIO(),
+        "--bots", "random,heuristic", stdout=out, stderr=io.StringIO(),
     )  # fmt: skip
     return BotLadder.objects.get(), out.getvalue()
 
@@ -122,7 +125,7 @@ def test_the_command_builds_and_rates_a_small_ladder_in_this_process(user):
     result = ladder.result
     assert result["games"] == 30 and result["runs"] == [run.pk]
     rows = result["entrants"]
-    assert sorted(r["bot"] for r in rows) == sorted(service_for("quickdraw").spec.bots)
+    assert sorted(r["bot"] for r in rows) == ["heuristic", "random"]
     assert [r["rank"] for r in rows] == [1, 2]
     assert rows[0]["rating"] >= rows[1]["rating"]
     assert all(r["low"] <= r["rating"] <= r["high"] for r in rows)
@@ -137,7 +140,7 @@ def test_the_command_builds_and_rates_a_small_ladder_in_this_process(user):
 
 @pytest.mark.django_db
 def test_a_ladder_whose_run_failed_says_so_and_is_not_rated(user):
-    ladder = ladder_create(owner=user, game="quickdraw", games=2, seed=1, dispatch=False)
+    ladder = ladder_create(owner=user, game="quickdraw", games=2, seed=1, bots=TWO, dispatch=False)
     assert ladder_rate(ladder_id=ladder.pk) == 0  # its run has not played
     ladder.runs.update(status=SimulationRun.Status.FAILED)
     assert ladder_rate(ladder_id=ladder.pk) == 1
@@ -148,7 +151,7 @@ def test_a_ladder_whose_run_failed_says_so_and_is_not_rated(user):
 
 @pytest.mark.django_db
 def test_a_ladder_is_rated_when_the_reconcilers_tick_finds_its_runs_ended(user):
-    ladder = ladder_create(owner=user, game="quickdraw", games=3, seed=2, dispatch=False)
+    ladder = ladder_create(owner=user, game="quickdraw", games=3, seed=2, bots=TWO, dispatch=False)
     run_execute_locally(run=ladder.runs.get())
     counts = runs_reconcile_due()
     assert counts["ladders"] == 1
@@ -158,14 +161,19 @@ def test_a_ladder_is_rated_when_the_reconcilers_tick_finds_its_runs_ended(user):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    ("game", "games", "code", "attr"),
-    [("nope", 10, "unknown_game", "game"), ("quickdraw", 0, "invalid", "games")],
+    ("game", "games", "bots", "code", "attr"),
+    [
+        ("nope", 10, None, "unknown_game", "game"),
+        ("quickdraw", 0, None, "invalid", "games"),
+        ("quickdraw", 10, ["random", "genius"], "unknown_bot", "bots"),
+        ("quickdraw", 10, ["random"], "unknown_bot", "bots"),
+    ],
 )
-def test_a_ladder_of_no_game_or_no_games_is_refused_and_nothing_written(
-    user, game, games, code, attr
+def test_a_ladder_of_no_game_no_games_or_unknown_bots_is_refused_and_nothing_written(
+    user, game, games, bots, code, attr
 ):
     with pytest.raises(DomainError) as refused:
-        ladder_create(owner=user, game=game, games=games, dispatch=False)
+        ladder_create(owner=user, game=game, games=games, bots=bots, dispatch=False)
     assert (refused.value.problems[0]["code"], refused.value.problems[0]["attr"]) == (code, attr)
     assert not BotLadder.objects.exists() and not SimulationRun.objects.exists()
 

@@ -38,6 +38,7 @@ BOT_LABELS: dict[str, tuple[str, str]] = {
     "random": ("Random", "any legal move, at random"),
     "heuristic": ("Heuristic", "plays by rules of thumb, fast"),
     "search": ("Search", "looks ahead through many possible games, about 25 times slower"),
+    "ismcts": ("Tree search", "grows a tree of its choices over many deals of the unseen cards"),
 }
 
 

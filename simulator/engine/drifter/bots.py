@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from simulator.engine.core.bots import RandomBot
 from simulator.engine.core.chance import RecordedChance
+from simulator.engine.core.ismcts import ISMCTSBot, SearchGame
 from simulator.engine.drifter.actions import Action, Kind
 from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue, KickerChipDef
 from simulator.engine.drifter.variants import RULINGS
@@ -976,11 +977,77 @@ def _search(seat: int, seed: int) -> SearchBot:
     return SearchBot(seed)
 
 
+# --- ISMCTS (simulator/engine/core/ismcts.py): what the generic search needs of this game ---
+
+ISMCTS_ITERATIONS: Final = 90  # the default budget; docs/performance.md, "ISMCTS"
+ISMCTS_WIDENING: Final = 1.0  # a node visited n times tries 1 + sqrt(n) of its moves
+ISMCTS_SHOOTOUTS: Final = 1  # a rollout stops once this many shootouts more have ended
+ISMCTS_HORIZON: Final = 80  # or after this many decisions
+ISMCTS_SCALE: Final = 4.0  # antes of worth between two seats that make a 73% favourite
+
+
+def _worth(sim: DrifterState, q: int) -> float:
+    """What seat q has: its stake and, as SearchBot counts them, its dudes in the saloon."""
+    worth = float(sim.stake[q])
+    for d in sim.saloon:
+        if d.owner == q:
+            worth += d.chips + 0.5 * max(d.printed.cost - 1, 0)
+    return worth
+
+
+def ismcts_evaluate(sim: DrifterState) -> list[float]:
+    """Each seat's reward in [0, 1] where a rollout stopped: a logistic of its worth against
+    the mean of the others', in units of ISMCTS_SCALE antes."""
+    n = sim.n
+    worth = [_worth(sim, q) for q in range(n)]
+    total = sum(worth)
+    scale = ISMCTS_SCALE * max(sim.ante, 1)
+    out: list[float] = []
+    for q in range(n):
+        others = (total - worth[q]) / (n - 1)
+        out.append(1.0 / (1.0 + math.exp(max(min((others - worth[q]) / scale, 30.0), -30.0))))
+    return out
+
+
+def ismcts_mark(sim: DrifterState) -> int:
+    """Where a rollout began: the shootouts ended by then."""
+    return sim.shootouts
+
+
+def ismcts_stop(sim: DrifterState, start: int) -> bool:
+    """A rollout stops between shootouts once ISMCTS_SHOOTOUTS more have ended."""
+    return not sim.shooting and sim.shootouts - start >= ISMCTS_SHOOTOUTS
+
+
+ISMCTS_GAME: Final = SearchGame(
+    determinize=lambda view, rng: determinize(view, rng),  # late-bound: the module's current one
+    policy=_heuristic,
+    evaluate=ismcts_evaluate,
+    mark=ismcts_mark,
+    stop=ismcts_stop,
+    horizon=ISMCTS_HORIZON,
+)
+
+
+def ismcts(seat: int, seed: int, iterations: int = ISMCTS_ITERATIONS) -> ISMCTSBot:
+    """The ISMCTS bot of a seat, with a budget of `iterations` per decision."""
+    return ISMCTSBot(ISMCTS_GAME, seat, seed, iterations, widening=ISMCTS_WIDENING)
+
+
 # typed as the registry takes it (GameSpec.bots): a dict is invariant in its values
 FACTORIES: Final[dict[str, Callable[[int, int], Any]]] = {
     "random": _random,
     "heuristic": _heuristic,
     "search": _search,
+    "ismcts": ismcts,
 }
 
-__all__ = ["FACTORIES", "STATS", "HeuristicBot", "RandomBot", "SearchBot", "determinize"]
+__all__ = [
+    "FACTORIES",
+    "STATS",
+    "HeuristicBot",
+    "RandomBot",
+    "SearchBot",
+    "determinize",
+    "ismcts",
+]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 from simulator.engine.core import RandomBot
+from simulator.engine.core.ismcts import ISMCTSBot, SearchGame, blank_state, deal, logistic
 from simulator.engine.gunfighter.cards import CARDS, STAREDOWN
-from simulator.engine.gunfighter.game import Action
+from simulator.engine.gunfighter.game import SETUP_DISCARD, Action, GunfighterState
 
 
 def _worth(card: int, view: dict) -> float:
@@ -102,7 +103,105 @@ class HeuristicBot:
         return worst
 
 
+def determinize(view: dict, rng: random.Random) -> GunfighterState:
+    """A game consistent with `view` alone: the cards its seat has not seen (the enemy's hand,
+    its face-down card, its setup discards, the deck) dealt at random among those places, the
+    enemy's Staredown (after the setup) in its hand or face down. Rules are the defaults (the
+    view does not carry them). Mid-turn, who resolves first is read from the two cards and the
+    bullets, a tie settled by a coin: the view does not say."""
+    me, enemy = view["seat"], 1 - view["seat"]
+    state = blank_state(GunfighterState, 2, rng)
+    mine = [c for c in view["hand"] if c != STAREDOWN]
+    seen = set(mine) | set(view["discard"]) | set(view["my_setup_discards"])
+    for card in (view["selected"], view["enemy_selected"]):
+        if card is not None and card >= 0:
+            seen.add(card)
+    pool = [c for c in range(len(CARDS)) if c not in seen]
+    rng.shuffle(pool)
+    hidden_pick = view["enemy_has_selected"] and view["enemy_selected"] is None
+    after_setup = view["phase"] != SETUP_DISCARD
+    staredown_hidden = after_setup and view["enemy_selected"] != STAREDOWN
+    held = view["enemy_hand_size"] + hidden_pick - staredown_hidden
+    pending = len(pool) - held - view["deck_size"]
+    hand, deck, discards = deal(pool, [held, view["deck_size"], pending])
+    if staredown_hidden:
+        hand.insert(rng.randrange(len(hand) + 1), STAREDOWN)
+    selected = [-1, -1]
+    selected[me] = view["selected"]
+    if hidden_pick:
+        selected[enemy] = hand.pop()  # a card of the hand, at random: the face-down one
+    elif view["enemy_selected"] is not None:
+        selected[enemy] = view["enemy_selected"]
+    state.hands = [[], []]
+    state.hands[me], state.hands[enemy] = list(view["hand"]), hand
+    state.pending_discards = [[], []]
+    state.pending_discards[me], state.pending_discards[enemy] = (
+        list(view["my_setup_discards"]),
+        discards,
+    )
+    state.deck, state.discard, state.selected = deck, list(view["discard"]), selected
+    state.accuracy, state.bullets = list(view["accuracy"]), list(view["bullets"])
+    state.health, state.turn = list(view["health"]), view["turn"]
+    state.phase, state.actor, state.revealed = (
+        view["phase"],
+        view["to_act"],
+        view["enemy_selected"] is not None,
+    )
+    if view["phase"] == "staredown":
+        _mid_turn(state, view["to_act"], rng)
+    return state
+
+
+def _mid_turn(state: GunfighterState, actor: int, rng: random.Random) -> None:
+    """During a Staredown: whether the other card is still to resolve (it follows in the queue)
+    or was used already, by the order of `GunfighterState._order` with a coin for a die roll."""
+    other = 1 - actor
+    bullets = state.bullets
+    if bullets[actor] > bullets[other]:
+        first = actor
+    elif bullets[actor] < bullets[other]:
+        first = other
+    else:
+        first = actor if rng.random() < 0.5 else other
+    state.staredown_count = 0
+    if first == actor:
+        state.queue = [other]
+        return
+    state.queue = []
+    state.used[other] = True
+    card = state.selected[other]
+    state.dodging[other] = card != STAREDOWN and CARDS[card].category == "DODGE"
+
+
+def evaluate(state: GunfighterState) -> list[float]:
+    """Each seat's reward where a rollout stopped: a logistic of its lead in health, then
+    accuracy and bullets (a wound is worth the most)."""
+    lead = [
+        1.5 * (state.health[q] - state.health[1 - q])
+        + 0.3 * (state.accuracy[q] - state.accuracy[1 - q])
+        + 0.15 * (state.bullets[q] - state.bullets[1 - q])
+        for q in (0, 1)
+    ]
+    return [logistic(x) for x in lead]
+
+
+ISMCTS_ITERATIONS = 40  # the default budget per decision; docs/performance.md, "ISMCTS"
+ISMCTS_HORIZON = 24  # decisions a rollout plays before `evaluate` scores it
+ISMCTS_GAME = SearchGame(
+    determinize=determinize,
+    policy=lambda seat, seed: HeuristicBot(seed),
+    evaluate=evaluate,
+    horizon=ISMCTS_HORIZON,
+)
+
+
+def ismcts(seat: int, seed: int, iterations: int = ISMCTS_ITERATIONS) -> ISMCTSBot:
+    """The ISMCTS bot of a seat, with a budget of `iterations` per decision."""
+    return ISMCTSBot(ISMCTS_GAME, seat, seed, iterations)
+
+
 BOTS = {
     "random": lambda seat, seed: RandomBot(seed),
     "heuristic": lambda seat, seed: HeuristicBot(seed),
+    "ismcts": ismcts,
 }

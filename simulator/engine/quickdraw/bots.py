@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 from simulator.engine.core import RandomBot
+from simulator.engine.core.ismcts import ISMCTSBot, SearchGame, blank_state, deal, logistic
 from simulator.engine.quickdraw.cards import CARDS, STRENGTHS
-from simulator.engine.quickdraw.game import KEEP, RELOAD, Action
+from simulator.engine.quickdraw.game import KEEP, RELOAD, Action, QuickdrawState
 
 # The mean strength of a card of the full deck: a hand below it is worth reloading.
 MEAN_STRENGTH = sum(STRENGTHS) / len(STRENGTHS)
@@ -38,9 +41,53 @@ class HeuristicBot:
         return max(legal_actions, key=lambda a: edge(a.card))
 
 
+def determinize(view: dict, rng: random.Random) -> QuickdrawState:
+    """A game consistent with `view` alone: every card not in its seat's hand or a face-up
+    stack is dealt at random to the opponent's hand and the centre deck; the opponent's card
+    ready to fire, if any, is one of that hand."""
+    me, other = view["seat"], 1 - view["seat"]
+    state = blank_state(QuickdrawState, 2, rng)
+    seen = set(view["hand"]).union(*view["stacks"])
+    pool = [c for c in range(len(CARDS)) if c not in seen]
+    rng.shuffle(pool)
+    hand, deck = deal(pool, [view["opponent_hand_size"], view["deck_size"]])
+    state.hands = [list(view["hand"]), hand] if me == 0 else [hand, list(view["hand"])]
+    state.deck, state.stacks = deck, [list(view["stacks"][0]), list(view["stacks"][1])]
+    state.fired = [(a, b) for a, b in view["fired"]]
+    state.selected = [-1, -1]
+    state.selected[me] = view["selected"]
+    if view["opponent_has_selected"]:
+        state.selected[other] = hand[rng.randrange(len(hand))]
+    state.reloaded = list(view["reloaded"])
+    state.phase, state.actor = view["phase"], view["to_act"]
+    return state
+
+
+def evaluate(state: QuickdrawState) -> list[float]:
+    """Each seat's reward where a rollout stopped: a logistic of its lead in face-up cards."""
+    size = [len(state.stacks[0]), len(state.stacks[1])]
+    return [logistic(0.5 * (size[q] - size[1 - q])) for q in (0, 1)]
+
+
+ISMCTS_ITERATIONS = 40  # the default budget per decision; docs/performance.md, "ISMCTS"
+ISMCTS_HORIZON = 40  # decisions a rollout plays before `evaluate` scores it
+ISMCTS_GAME = SearchGame(
+    determinize=determinize,
+    policy=lambda seat, seed: HeuristicBot(seed),
+    evaluate=evaluate,
+    horizon=ISMCTS_HORIZON,
+)
+
+
+def ismcts(seat: int, seed: int, iterations: int = ISMCTS_ITERATIONS) -> ISMCTSBot:
+    """The ISMCTS bot of a seat, with a budget of `iterations` per decision."""
+    return ISMCTSBot(ISMCTS_GAME, seat, seed, iterations)
+
+
 BOTS = {
     "random": lambda seat, seed: RandomBot(seed),
     "heuristic": lambda seat, seed: HeuristicBot(seed),
+    "ismcts": ismcts,
 }
 
-__all__ = ["BOTS", "KEEP", "RELOAD", "HeuristicBot"]
+__all__ = ["BOTS", "KEEP", "RELOAD", "HeuristicBot", "determinize", "ismcts"]

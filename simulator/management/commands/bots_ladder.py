@@ -32,6 +32,9 @@ class Command(BaseCommand):
             "--games", type=int, default=200, help="Games of each pair of bots, on each deck."
         )
         parser.add_argument("--seed", type=int)
+        parser.add_argument(
+            "--bots", help="Some of the game's bots, comma-separated (default: all)."
+        )
         parser.add_argument("--local", action="store_true", help="Play in this process.")
         parser.add_argument("--processes", type=int, default=1, help="With --local.")
         parser.add_argument("--user", default=None, help="Owner of the runs.")
@@ -43,6 +46,7 @@ class Command(BaseCommand):
             try:
                 ladder = ladder_create(
                     owner=owner, game=name, games=opts["games"], seed=opts["seed"],
+                    bots=opts["bots"].split(",") if opts["bots"] else None,
                     dispatch=not opts["local"],
                 )  # fmt: skip
             except DomainError as exc:

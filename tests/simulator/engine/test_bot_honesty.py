@@ -9,6 +9,7 @@ peeks at hidden cards fails the same check, in every game.
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 
@@ -30,8 +31,17 @@ SEEDS = range(4)
 SEATS = {"drifter": (2, 3, 4), "tabletown": (2, 3, 4)}
 # a decision point checked every `EVERY` decisions (a drifter game runs to about 150)
 EVERY = {"drifter": 3, "tabletown": 3}
-# the search bot with a small rollout budget: the same bot, fast enough to check often
-SMALL_BUDGET = {("drifter", "search"): lambda seat, seed: SearchBot(seed, rollouts=4)}
+# the search bots with a small budget: the same bots, fast enough to check often
+
+
+def _small_ismcts(game: str, seat: int, seed: int):
+    return games()[game].bots["ismcts"](seat, seed, 4)
+
+
+SMALL_BUDGET = {
+    ("drifter", "search"): lambda seat, seed: SearchBot(seed, rollouts=4),
+    **{(game, "ismcts"): partial(_small_ismcts, game) for game in sorted(games())},
+}
 # Known leaks: bots that read what their seat may not know (issue #25 §4 found them). Their
 # cases are reported as xfail with the reason; test_the_known_leaks_are_still_there fails once
 # one is fixed, so that its entry goes too and the bot is held to the check like the others.

@@ -118,10 +118,10 @@ def test_a_finished_game_takes_no_action(case):
 
 
 @games
-def test_the_game_is_registered_with_both_bots(case):
+def test_the_game_is_registered_with_its_bots(case):
     spec = get_game(case.name)
     assert spec.new_game is case.package.new_game and spec.replay is case.package.replay
-    assert set(spec.bots) == {"random", "heuristic"}
+    assert set(spec.bots) == {"random", "heuristic", "ismcts"}
     assert (spec.min_players, spec.max_players) == case.players
     assert not spec.needs_decks
 
