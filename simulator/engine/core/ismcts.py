@@ -216,6 +216,17 @@ class ISMCTSBot:
         return outcome(state)
 
 
+def bot_factory(game: SearchGame, iterations: int, **settings: Any) -> Callable[..., ISMCTSBot]:
+    """The registered factory of a game's ISMCTS bot, `(seat, seed, iterations)`: a budget of
+    `iterations` per decision unless the seat gives its own, and the game's `settings` (e.g.
+    `bias`) passed on to every bot it makes."""
+
+    def make(seat: int, seed: int, budget: int = iterations) -> ISMCTSBot:
+        return ISMCTSBot(game, seat, seed, budget, **settings)
+
+    return make
+
+
 def blank_state(state_class: Callable[..., Any], seats: int, rng: random.Random) -> Any:
     """A new game of a small game with `seats` seats, its own chance seeded from `rng` and no
     record: what a determinization overwrites with what the view says."""

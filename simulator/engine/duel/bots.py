@@ -7,7 +7,13 @@ import random
 from typing import Any
 
 from simulator.engine.core import RandomBot
-from simulator.engine.core.ismcts import ISMCTSBot, SearchGame, blank_state, deal, logistic
+from simulator.engine.core.ismcts import (
+    SearchGame,
+    blank_state,
+    bot_factory,
+    deal,
+    logistic,
+)
 from simulator.engine.duel.cards import CARDS, DATA, TAKE_BACK_EFFECTS, duel_outcome
 from simulator.engine.duel.game import DISCARD, Action, DuelState
 
@@ -132,9 +138,8 @@ ISMCTS_GAME = SearchGame(
 )
 
 
-def ismcts(seat: int, seed: int, iterations: int = ISMCTS_ITERATIONS) -> ISMCTSBot:
-    """The ISMCTS bot of a seat, with a budget of `iterations` per decision."""
-    return ISMCTSBot(ISMCTS_GAME, seat, seed, iterations)
+# The ISMCTS bot of a seat, with a budget of iterations per decision (its own or the default).
+ismcts = bot_factory(ISMCTS_GAME, ISMCTS_ITERATIONS)
 
 
 BOTS = {

@@ -5,7 +5,13 @@ from __future__ import annotations
 import random
 
 from simulator.engine.core import RandomBot
-from simulator.engine.core.ismcts import ISMCTSBot, SearchGame, blank_state, deal, logistic
+from simulator.engine.core.ismcts import (
+    SearchGame,
+    blank_state,
+    bot_factory,
+    deal,
+    logistic,
+)
 from simulator.engine.quickdraw.cards import CARDS, STRENGTHS
 from simulator.engine.quickdraw.game import KEEP, RELOAD, Action, QuickdrawState
 
@@ -79,9 +85,8 @@ ISMCTS_GAME = SearchGame(
 )
 
 
-def ismcts(seat: int, seed: int, iterations: int = ISMCTS_ITERATIONS) -> ISMCTSBot:
-    """The ISMCTS bot of a seat, with a budget of `iterations` per decision."""
-    return ISMCTSBot(ISMCTS_GAME, seat, seed, iterations)
+# The ISMCTS bot of a seat, with a budget of iterations per decision (its own or the default).
+ismcts = bot_factory(ISMCTS_GAME, ISMCTS_ITERATIONS)
 
 
 BOTS = {

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from simulator.engine.core import RandomBot
-from simulator.engine.core.ismcts import ISMCTSBot, SearchGame, blank_state, deal
+from simulator.engine.core.ismcts import SearchGame, blank_state, bot_factory, deal
 from simulator.engine.tabletown.cards import BY_NAME, CARDS
 from simulator.engine.tabletown.game import (
     HOLD,
@@ -250,9 +250,8 @@ ISMCTS_GAME = SearchGame(
 ISMCTS_BIAS = 2.0
 
 
-def ismcts(seat: int, seed: int, iterations: int = ISMCTS_ITERATIONS) -> ISMCTSBot:
-    """The ISMCTS bot of a seat, with a budget of `iterations` per decision."""
-    return ISMCTSBot(ISMCTS_GAME, seat, seed, iterations, bias=ISMCTS_BIAS)
+# The ISMCTS bot of a seat, with a budget of iterations per decision (its own or the default).
+ismcts = bot_factory(ISMCTS_GAME, ISMCTS_ITERATIONS, bias=ISMCTS_BIAS)
 
 
 BOTS: dict[str, Any] = {
