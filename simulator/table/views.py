@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from config.api import DomainError
 from config.pages import show_problems
 from simulator.engine.core.errors import RulesError
+from simulator.engine.core.registry import bot_label
 from simulator.games import GameService, service_for, service_specs
 from simulator.games.pages import deck_choices, render_replay
 from simulator.games.problems import RunRefused
@@ -42,10 +43,22 @@ def variant_name(name: str) -> str:
 
 # --- setting up a game -----------------------------------------------------------------------
 
+# What a budgeted bot's budget counts, in the setup form's words.
+BUDGET_UNITS = {"search": "rollouts", "ismcts": "iterations"}
+
 
 def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
     spec = service.spec
     data = data or {}
+    budgets = {
+        bot: {
+            "default": default,
+            "max": most,
+            "name": bot_label(bot)[0],
+            "unit": BUDGET_UNITS.get(bot, "tries"),
+        }
+        for bot, (default, most) in service.bot_budgets.items()
+    }
     rows = []
     for i in range(1, min(spec.max_players, 8)):
         default_bot = "heuristic" if i == 1 else ""
@@ -55,14 +68,12 @@ def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
                 "index": i,
                 "bot": data.get(f"bot_{i}", default_bot),
                 "deck": data.get(f"deck_{i}", default_deck),
+                # One budget a seat: it counts the chosen bot's rollouts or iterations.
                 "budget": data.get(f"budget_{i}", ""),
             }
         )
-    budgets = {
-        bot: {"default": default, "max": most}
-        for bot, (default, most) in service.bot_budgets.items()
-    }
     return {
+        "budget_max": max((b["max"] for b in budgets.values()), default=None),
         "games": [{"name": g.name, "title": g.title} for g in service_specs().values()],
         "game": service,
         "needs_decks": spec.needs_decks,
