@@ -73,7 +73,7 @@ def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
             }
         )
     return {
-        "budget_max": max((b["max"] for b in budgets.values()), default=None),
+        "budget_max": max((most for _, most in service.bot_budgets.values()), default=None),
         "games": [{"name": g.name, "title": g.title} for g in service_specs().values()],
         "game": service,
         "needs_decks": spec.needs_decks,
