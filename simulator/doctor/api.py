@@ -25,7 +25,9 @@ class OpponentSerializer(StrictJSON, serializers.Serializer):
     deck = serializers.IntegerField(required=False, min_value=1)
     public_deck = serializers.CharField(required=False, max_length=32)
     starter = serializers.CharField(required=False, max_length=16)
-    bot = serializers.CharField(required=False, max_length=40, default="heuristic")
+    bot = serializers.CharField(
+        required=False, max_length=40, help_text="Its bot (default: the game's default bot)."
+    )
 
 
 class DoctorCreateSerializer(StrictJSON, serializers.Serializer):
@@ -43,7 +45,9 @@ class DoctorCreateSerializer(StrictJSON, serializers.Serializer):
         min_value=doctors.MIN_BUDGET, max_value=doctors.MAX_BUDGET,
         help_text="Games the whole search may play.",
     )  # fmt: skip
-    bot = serializers.CharField(max_length=40, default="heuristic", help_text="Your deck's bot.")
+    bot = serializers.CharField(
+        max_length=40, required=False, help_text="Your deck's bot (default: the game's default)."
+    )
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**53 - 1)
     chain = serializers.BooleanField(
         default=True,
@@ -190,7 +194,7 @@ class DoctorViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             gauntlet=[dict(g) for g in v["gauntlet"]],
             source=v["source"],
             budget=v["budget"],
-            bot=v["bot"],
+            bot=v.get("bot", ""),
             seed=v.get("seed"),
             chain=v["chain"],
             idempotency_key=request.headers.get("Idempotency-Key") or None,

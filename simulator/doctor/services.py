@@ -107,7 +107,7 @@ def doctor_create(
     gauntlet: list[dict],
     source: str = DoctorRun.Source.FORMAT,
     budget: int,
-    bot: str = "heuristic",
+    bot: str = "",
     seed: int | None = None,
     chain: bool = True,
     idempotency_key: str | None = None,
@@ -125,6 +125,7 @@ def doctor_create(
             return existing, False
     deck = _own_deck(owner=owner, deck_id=deck_id)
     _check_input(deck=deck, source=source, gauntlet=gauntlet, budget=budget, chain=chain)
+    bot = bot or deck_game().default_bot()
     seed = runs.checked_seed(seed)
     _check_active_cap(owner=owner)
     fmt = format or deck.format

@@ -50,7 +50,7 @@ def _gauntlet_from_post(post) -> list[dict]:
         kind, _, value = choice.partition(":")
         if kind not in ("starter", "deck") or not value:
             continue
-        bot = post.get(f"bot_{row}") or "heuristic"
+        bot = post.get(f"bot_{row}") or deck_game().default_bot()
         gauntlet.append(
             {kind: int(value) if kind == "deck" and value.isdigit() else value, "bot": bot}
         )
@@ -73,7 +73,7 @@ def doctor_new(request, deck_id: int):
             doctor, _ = doctors.doctor_create(
                 owner=request.user, deck_id=deck.pk, format=post.get("format", ""),
                 gauntlet=_gauntlet_from_post(post), source=post.get("source", ""),
-                budget=budget, bot=post.get("bot") or "heuristic", chain=post.get("chain") == "on",
+                budget=budget, bot=post.get("bot") or "", chain=post.get("chain") == "on",
                 idempotency_key=post.get("idempotency_key") or None,
             )  # fmt: skip
             return redirect("simulator:doctor", pk=doctor.pk)
@@ -95,11 +95,12 @@ def doctor_new(request, deck_id: int):
             {
                 "index": i,
                 "chosen": (post or {}).get(f"opponent_{i}", "starter:HSD-S2" if i == 0 else ""),
-                "bot": (post or {}).get(f"bot_{i}", "heuristic"),
+                "bot": (post or {}).get(f"bot_{i}", deck_game().default_bot()),
             }
             for i in range(OPPONENT_ROWS)
         ],
         "bots": [(b, bot_label(b)[0]) for b in bots],
+        "default_bot": (post or {}).get("bot") or deck_game().default_bot(),
         "problems": problems,
         "chain": post is None or post.get("chain") == "on",
         "max_steps": doctors.MAX_STEPS,

@@ -29,8 +29,9 @@ class DraftSimulateSerializer(StrictJSON, serializers.Serializer):
     )
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**53 - 1)
     bot = serializers.CharField(
-        max_length=40, default="heuristic", help_text="The bot that plays every deck."
-    )
+        max_length=40, required=False,
+        help_text="The bot that plays every deck (default: the game's default bot).",
+    )  # fmt: skip
 
 
 class DraftSimulateViewSet(viewsets.GenericViewSet):
@@ -68,7 +69,7 @@ class DraftSimulateViewSet(viewsets.GenericViewSet):
             pod=pod,
             games=d["games"],
             seed=d.get("seed"),
-            bot=d["bot"],
+            bot=d.get("bot", ""),
             idempotency_key=request.headers.get("Idempotency-Key") or None,
         )
         body = RunSerializer(run, context={"request": request}).data

@@ -23,7 +23,7 @@ def draft_run_create(
     pod,
     games: int = DRAFT_RUN_GAMES,
     seed: int | None = None,
-    bot: str = "heuristic",
+    bot: str = "",
     idempotency_key: str | None = None,
 ) -> tuple[SimulationRun, bool]:
     """Test `owner`'s deck from a finished draft pod against every bot's deck of the pod: a
@@ -56,6 +56,7 @@ def draft_run_create(
     bots = list(pod.seat_set.filter(user__isnull=True).values_list("number", flat=True))
     if not bots:
         raise refuse("Every seat at this pod was a person: there are no bots.", code="no_bots")
+    bot = bot or deck_game().default_bot()
     players = [{"deck": mine.deck_id, "bot": bot}] + [
         {"draft_bot": {"pod": pod.pk, "seat": n}, "bot": bot} for n in sorted(bots)
     ]

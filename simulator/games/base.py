@@ -93,8 +93,14 @@ class GameService:
         label = data.get("label") or f"Player {index + 1} ({bot})"
         return {"label": str(label)[:100], "bot": bot, "source": None}, problems
 
+    #: The bot a seat gets when nobody chooses one (issue #25 §3), if the game registers it.
+    preferred_bot = "heuristic"
+
     def default_bot(self) -> str:
-        return "heuristic" if "heuristic" in self.spec.bots else "random"
+        for bot in (self.preferred_bot, "heuristic"):
+            if bot in self.spec.bots:
+                return bot
+        return "random"
 
     def catalogue_version(self) -> int | None:
         """The catalogue version a new run pins in its plan (None: the game has no catalogue)."""

@@ -28,6 +28,7 @@ class Spec(GameService):
     game_cost = {
         "random": 0.00023,
         "heuristic": 0.0007,
+        "sharp": 0.0009,
         "search": 0.017,
         # one ISMCTS seat at its default budget against the heuristic: 200 games in 454 s
         # (benchmarks/ismcts.py, 2026-11-28); the pure engine about five times that
@@ -36,9 +37,12 @@ class Spec(GameService):
     pure_game_cost = {
         "random": 0.0011,
         "heuristic": 0.0047,
+        "sharp": 0.006,
         "search": 0.049,
         "ismcts": 11.5,
     }
+    # fast, and its verdicts agree with the search bots' (docs/bots.md, "The sharp bot")
+    preferred_bot = "sharp"
     formats = drifter_formats.FORMAT_LABELS
     play_variants = tuple(drifter_variants.PLAY_VARIANTS)
     format_notes = {

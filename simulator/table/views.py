@@ -61,7 +61,7 @@ def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
     }
     rows = []
     for i in range(1, min(spec.max_players, 8)):
-        default_bot = "heuristic" if i == 1 else ""
+        default_bot = service.default_bot() if i == 1 else ""
         default_deck = "starter:HSD-S2" if i == 1 else "starter:HSD-S1"
         rows.append(
             {

@@ -75,11 +75,14 @@ def binder(owner, codes: dict[str, int]):
     return collection
 
 
-GAUNTLET = [{"starter": "HSD-S2", "bot": "heuristic"}]
+#: The planted scenarios below were sized for the heuristic bot's games; the default bot
+#: (sharp) is the subject of test_a_doctor_without_a_bot_plays_the_games_default_bot.
+BOT = "heuristic"
+GAUNTLET = [{"starter": "HSD-S2", "bot": BOT}]
 
 
 def doctor_body(deck, **extra) -> dict:
-    return {"deck": deck.pk, "gauntlet": GAUNTLET, "budget": 1000, "seed": 3, **extra}
+    return {"deck": deck.pk, "gauntlet": GAUNTLET, "budget": 1000, "seed": 3, "bot": BOT, **extra}
 
 
 def play(doctor):
@@ -119,7 +122,13 @@ def test_a_deck_with_no_better_swap_gets_no_significant_improvement(user, catalo
     deck = deck_create(owner=user, name="Starter", cards=cards, kicker_chips=fifty_dollars())
     binder(user, {WEAK: 3})
     doctor, created = doctor_create(
-        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, source="collection", budget=4000, seed=5
+        owner=user,
+        deck_id=deck.pk,
+        gauntlet=GAUNTLET,
+        bot=BOT,
+        source="collection",
+        budget=4000,
+        seed=5,
     )
     doctor = play(doctor)
     assert created and doctor.status == "done", doctor.error
@@ -136,7 +145,7 @@ def test_budget_is_respected_and_every_game_is_counted(user, catalogue):
 
     deck = planted_deck(user)
     doctor, _ = doctor_create(
-        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1500, seed=2, chain=False
+        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, bot=BOT, budget=1500, seed=2, chain=False
     )
     doctor = play(doctor)
     assert doctor.status == "done", doctor.error
@@ -177,7 +186,7 @@ def test_the_looks_share_five_percent_and_a_proven_swap_stops_the_search(user, c
     deck = planted_deck(user)
     binder(user, {"HSD-012": 3})
     doctor, _ = doctor_create(
-        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, source="collection", budget=6000,
+        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, bot=BOT, source="collection", budget=6000,
         seed=4, chain=False,
     )  # fmt: skip
     doctor = play(doctor)
@@ -197,8 +206,12 @@ def test_the_same_seed_gives_the_same_search_and_verdict(user, catalogue):
     from simulator.doctor.services import doctor_create
 
     deck = planted_deck(user)
-    first, _ = doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1000, seed=9)
-    again, _ = doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1000, seed=9)
+    first, _ = doctor_create(
+        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, bot=BOT, budget=1000, seed=9
+    )
+    again, _ = doctor_create(
+        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, bot=BOT, budget=1000, seed=9
+    )
     first, again = play(first), play(again)
     strip = lambda r: [{k: v for k, v in s.items() if k not in ("run", "runs")} for s in r["swaps"]]  # noqa: E731
     assert first.state["cuts"] == again.state["cuts"]
@@ -228,7 +241,9 @@ def test_the_reconciler_tick_advances_a_doctor_whose_hook_was_lost(user, catalog
     from simulator.runs.services import run_execute_locally, runs_reconcile_due
 
     deck = planted_deck(user)
-    doctor, _ = doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1000, seed=4)
+    doctor, _ = doctor_create(
+        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, bot=BOT, budget=1000, seed=4
+    )
     run_execute_locally(run=doctor.stages.get().run)  # on_commit hooks do not fire in a test
     doctor.refresh_from_db()
     assert doctor.round == 0
@@ -236,6 +251,20 @@ def test_the_reconciler_tick_advances_a_doctor_whose_hook_was_lost(user, catalog
     doctor.refresh_from_db()
     assert doctor.round == 1 and doctor.stages.filter(round=1).count() == len(doctor.state["alive"])
     assert runs_reconcile_due()["doctors"] == 0  # round 1's runs are still to play
+
+
+def test_a_doctor_without_a_bot_plays_the_games_default_bot(user_client, user, catalogue):
+    """No bot named, for the deck or an opponent: the sharp bot (issue #25 §3) plays both."""
+    from simulator.models import DoctorRun
+
+    deck = planted_deck(user)
+    body = {"deck": deck.pk, "gauntlet": [{"starter": "HSD-S2"}], "budget": 1000, "seed": 3}
+    response = user_client.post("/api/v1/doctor/", body, format="json")
+    assert response.status_code == 202, response.json()
+    doctor = DoctorRun.objects.get()
+    assert response.json()["bot"] == doctor.bot == "sharp"
+    players = doctor.stages.get().run.plan["players"]
+    assert [p["bot"] for p in players] == ["sharp", "sharp"]
 
 
 def test_idempotency_key_returns_the_same_doctor_run(user_client, user, catalogue):
@@ -257,7 +286,9 @@ def test_another_users_doctor_run_and_deck_are_unknown(user_client, user, other_
     from simulator.models import DoctorRun
 
     theirs = planted_deck(other_user)
-    doctor, _ = doctor_create(owner=other_user, deck_id=theirs.pk, gauntlet=GAUNTLET, budget=1000)
+    doctor, _ = doctor_create(
+        owner=other_user, deck_id=theirs.pk, gauntlet=GAUNTLET, bot=BOT, budget=1000
+    )
     for method, path in [
         ("get", f"/api/v1/doctor/{doctor.pk}/"),
         ("post", f"/api/v1/doctor/{doctor.pk}/cancel/"),
@@ -310,9 +341,9 @@ def test_a_doctor_run_is_capped_like_simulation_runs(user, catalogue, settings):
 
     settings.SIMULATION_MAX_ACTIVE_RUNS = 1
     deck = planted_deck(user)
-    doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1000)
+    doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, bot=BOT, budget=1000)
     with pytest.raises(DomainError) as refused:
-        doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, budget=1000)
+        doctor_create(owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, bot=BOT, budget=1000)
     assert refused.value.code == "too_many_runs"
 
 
@@ -371,7 +402,13 @@ def test_a_planted_weak_card_is_cut_by_the_top_suggestion_then_applied(
     deck = sound_planted_deck(user)
     binder(user, {"HSD-012": 3})
     doctor, _ = doctor_create(
-        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, source="collection", budget=12000, seed=0
+        owner=user,
+        deck_id=deck.pk,
+        gauntlet=GAUNTLET,
+        bot=BOT,
+        source="collection",
+        budget=12000,
+        seed=0,
     )
     doctor = play(doctor)
     assert doctor.status == "done", doctor.error
@@ -410,7 +447,13 @@ def test_a_chained_search_makes_the_best_swap_and_searches_again(user_client, us
     binder(user, {"HSD-012": 3})
     decks, versions = Deck.objects.count(), DeckVersion.objects.count()
     doctor, _ = doctor_create(
-        owner=user, deck_id=deck.pk, gauntlet=GAUNTLET, source="collection", budget=6000, seed=4
+        owner=user,
+        deck_id=deck.pk,
+        gauntlet=GAUNTLET,
+        bot=BOT,
+        source="collection",
+        budget=6000,
+        seed=4,
     )
     assert doctor.chain is True  # the default
     doctor = play(doctor)

@@ -37,6 +37,7 @@ class GameSpec:
 BOT_LABELS: dict[str, tuple[str, str]] = {
     "random": ("Random", "any legal move, at random"),
     "heuristic": ("Heuristic", "plays by rules of thumb, fast"),
+    "sharp": ("Sharp", "bets like the search bot, as fast as the heuristic; the default"),
     "search": ("Search", "looks ahead through many possible games, about 25 times slower"),
     "ismcts": ("Tree search", "grows a tree of its choices over many deals of the unseen cards"),
 }

@@ -7,6 +7,9 @@
   justifies the chips at risk, takes longer odds when behind or when the stakes stand still,
   bets / calls / folds on its chance, reveals gear that helps, plays fortunes in close fights,
   reinvests a dude worth keeping (docs/rules/high-stakes-drifter.md, "Bots").
+- `sharp`: the heuristic with the betting the search bot plays: it bets everything it may when
+  its chance in the shootout is better than SHARP_SHOVE, and calls at even pot odds (issue #25
+  §3: fitted so that its verdicts agree with the search bots'; docs/bots.md, "The sharp bot").
 - `search`: determinized Monte Carlo: for the big decisions (accept, bet, reveal, fortune,
   reinvest) it samples the hidden cards consistently with its view, plays each candidate out
   with heuristic bots to the end of the shootout and picks the best average stake.
@@ -38,6 +41,8 @@ VAR_DUDE: Final = 4.0  # variance of a guess at a concealed dude's stat
 VAR_GEAR: Final = 1.5  # and of each concealed gear card's bonus
 VAR_HAND: Final = 2.5  # fortune cards and kicker chips nobody has seen yet swing every fight
 DEAL_TRIES: Final = 20  # determinize: deals of concealed cards tried until one shows the view
+SHARP_SHOVE: Final = 0.5  # the sharp bot bets all it may when its chance is above this
+SHARP_CALL: Final = 1.0  # and calls when p * (pot + owe) >= (1 - p) * owe * this
 STALL_LIMIT: Final = 10  # my turns in a row without the stake moving, before any challenge is taken
 
 
@@ -311,12 +316,21 @@ class HeuristicBot:
     name = "heuristic"
 
     def __init__(
-        self, seed: int = 0, bluff: float = 0.08, accept: float = 0.25, call_bluff: float = 0.2
+        self,
+        seed: int = 0,
+        bluff: float = 0.08,
+        accept: float = 0.25,
+        call_bluff: float = 0.2,
+        shove: float = 2.0,
+        call_factor: float = 1.1,
     ) -> None:
         self.rng = random.Random(seed)
         self.bluff = bluff
         self.accept = accept
         self.call_bluff = call_bluff
+        # above this chance (or on a bluff, once shove is a chance) bet everything; 2.0: never
+        self.shove = shove
+        self.call_factor = call_factor  # calls when p * (pot + owe) >= (1 - p) * owe * this
         self.doubt = False  # this shootout: the challenger is suspected of bluffing
         self.stall = 0  # my turns in a row that began with my stake within an ante of the last
         self.last_stake = -1
@@ -683,6 +697,8 @@ class HeuristicBot:
             elif kind == Kind.FOLD:
                 fold = a
         bluff = self.rng.random() < self.bluff
+        if (p > self.shove or (bluff and self.shove <= 1.0)) and sized and view.raises < 2:
+            return sized[-1]  # the largest: the sharp bot's all-in
         if (p > 0.7 or bluff) and sized and view.raises < 2:
             target = pot * (0.5 if p < 0.85 else 1.0)
             best, gap = sized[0], math.inf  # the first size nearest the target
@@ -693,7 +709,7 @@ class HeuristicBot:
             return best
         if owe == 0:
             return check if check is not None else legal[0]
-        if p * (pot + owe) >= (1 - p) * owe * 1.1 or fold is None:
+        if p * (pot + owe) >= (1 - p) * owe * self.call_factor or fold is None:
             return call if call is not None else legal[0]
         return fold
 
@@ -973,6 +989,10 @@ def _heuristic(seat: int, seed: int) -> HeuristicBot:
     return HeuristicBot(seed)
 
 
+def _sharp(seat: int, seed: int) -> HeuristicBot:
+    return HeuristicBot(seed, shove=SHARP_SHOVE, call_factor=SHARP_CALL)
+
+
 def _search(seat: int, seed: int) -> SearchBot:
     return SearchBot(seed)
 
@@ -1038,6 +1058,7 @@ def ismcts(seat: int, seed: int, iterations: int = ISMCTS_ITERATIONS) -> ISMCTSB
 FACTORIES: Final[dict[str, Callable[[int, int], Any]]] = {
     "random": _random,
     "heuristic": _heuristic,
+    "sharp": _sharp,
     "search": _search,
     "ismcts": ismcts,
 }

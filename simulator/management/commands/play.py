@@ -141,7 +141,7 @@ class Command(BaseCommand):
             raise CommandError(
                 f"--players must be {spec.min_players}..{spec.max_players} for {spec.title}"
             )
-        bots = [b.strip() for b in opts["bots"].split(",") if b.strip()] or ["heuristic"]
+        bots = [b.strip() for b in opts["bots"].split(",") if b.strip()] or [service.default_bot()]
         for b in bots:
             if b not in spec.bots:
                 raise CommandError(f"unknown bot {b!r}; known: {', '.join(spec.bots)}")
