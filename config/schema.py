@@ -234,6 +234,7 @@ OPERATIONS = {
     ("POST", "/api/v1/simulations/"): "start_simulation",
     ("GET", "/api/v1/simulations/{id}/"): "get_simulation",
     ("POST", "/api/v1/simulations/{id}/cancel/"): "cancel_simulation",
+    ("POST", "/api/v1/simulations/{id}/check/"): "check_simulation",
     ("GET", "/api/v1/simulations/{id}/results/"): "get_simulation_results",
     ("GET", "/api/v1/simulations/{id}/records/"): "list_game_records",
     ("GET", "/api/v1/simulations/{id}/records/{sample_id}/"): "get_game_record",

@@ -43,6 +43,10 @@ DEFAULTS: dict[str, Any] = {
     # How long a web process keeps an active run's status answer: many clients polling one
     # run then cost one read of it per process and period (0: every poll reads the run).
     "SIMULATION_STATUS_CACHE_SECONDS": 1.0,
+    # The work a check of a headline with stronger bots is sized for by default (its games:
+    # what its bots play in this many seconds on one core, at most the checked run's games):
+    # two workers finish it in about two minutes.
+    "SIMULATION_CHECK_SECONDS": 240.0,
     # Complete game records kept per run for replay.
     "SIMULATION_SAMPLE_RECORDS": 20,
 }

@@ -8,6 +8,7 @@ where it is used, so the runner stays importable without it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,6 +102,18 @@ class GameService:
             if bot in self.spec.bots:
                 return bot
         return "random"
+
+    #: The game's bots from weakest to strongest: a run's headline is checked with the next
+    #: bot up from the strongest it was measured with (docs/bots.md, "Checking a headline").
+    bot_strength: tuple[str, ...] = ("random", "heuristic", "ismcts")
+
+    def stronger_bot(self, bots: Iterable[str]) -> str | None:
+        """The bot to check a headline measured with `bots` with: the next one up the game's
+        `bot_strength` from the strongest of them (None: it was already the strongest)."""
+        order = [b for b in self.bot_strength if b in self.spec.bots]
+        ranks = [order.index(b) for b in bots if b in order]
+        top = max(ranks, default=-1)
+        return order[top + 1] if top + 1 < len(order) else None
 
     def catalogue_version(self) -> int | None:
         """The catalogue version a new run pins in its plan (None: the game has no catalogue)."""

@@ -12,7 +12,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.schema import ERRORS
+from config.schema import ERRORS, errors
 from simulator.engine.core import games
 from simulator.runs import selectors, services
 from simulator.runs import serializers as s
@@ -78,6 +78,7 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         location = request.build_absolute_uri(reverse("api:simulation-detail", args=[run.pk]))
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": location})
 
+    @extend_schema(responses={200: s.RunDetailSerializer})
     def retrieve(self, request, *args, **kwargs):
         """A run's status and progress: poll it until `status` is done, failed or cancelled.
 
@@ -88,8 +89,41 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         # Otherwise one query, which leaves the results unread; re-sending lost chunks is the
         # workers' job, never a poll's.
         run = selectors.run_get(owner=request.user, pk=kwargs["pk"], with_results=False)
-        body = self.get_serializer(run).data
+        context = {"request": request, "checks": selectors.run_checks(run)}
+        body = s.RunDetailSerializer(run, context=context).data
         return StatusAnswer(body, owner_id=run.owner_id if run.is_active else None)
+
+    @extend_schema(
+        request=s.RunCheckSerializer,
+        parameters=[IDEMPOTENCY, LOCATION],
+        responses={
+            202: OpenApiResponse(s.RunSerializer, description="Accepted: the check, queued."),
+            400: ERRORS,
+            409: errors(
+                "`not_finished`: the run is not done yet; `catalogue_changed`: its cards "
+                "changed since, so its decks cannot be played again as they were."
+            ),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def check(self, request, pk=None):
+        """Check the run's headline with stronger bots: a new run of the same question (game,
+        format, variants, players and their decks, seed) with `bot` in every seat, linked to
+        this one (`checks`). Poll it; the comparison and its verdict are the `check` of the
+        new run and one of this run's `checked_by`."""
+        data = s.RunCheckSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        run, _created = services.run_check(
+            run=self.get_object(),
+            bot=v.get("bot"),
+            budget=v.get("budget"),
+            games=v.get("games"),
+            idempotency_key=request.headers.get("Idempotency-Key") or None,
+        )
+        body = s.RunSerializer(run, context={"request": request}).data
+        location = request.build_absolute_uri(reverse("api:simulation-detail", args=[run.pk]))
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": location})
 
     @extend_schema(request=None, responses={200: s.RunSerializer})
     @action(detail=True, methods=["post"])
@@ -105,7 +139,13 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def results(self, request, pk=None):
         """The report so far: per player, per card, game length, matchups, what-if."""
         run = self.get_object()
-        body = {"status": run.status, "games_done": run.games_done, **selectors.run_report(run)}
+        body = {
+            "status": run.status,
+            "games_done": run.games_done,
+            **selectors.run_report(run),
+            "headline": selectors.run_headline(run),
+            "measured_with": selectors.run_bots(run),
+        }
         return Response(body)
 
     @extend_schema(responses={200: s.GameSampleSerializer(many=True)})

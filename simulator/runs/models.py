@@ -74,6 +74,11 @@ class SimulationRun(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # When a worker's timer last claimed the run to reconcile it (services.runs_reconcile_due).
     reconciled_at = models.DateTimeField(null=True, blank=True)
+    # The run whose headline this one checks with stronger bots (services.run_check): the same
+    # question, a stronger bot in every seat. Kept if that run is deleted, as a run of its own.
+    checks = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="check_runs"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -10,8 +10,9 @@ from typing import Any
 from decks.models import Deck
 from simulator.engine.core.registry import bot_label
 from simulator.games import service_for
+from simulator.runs.headlines import BotUsed, Comparison, LabelledHeadline
 from simulator.runs.models import SimulationRun
-from simulator.runs.selectors import run_report
+from simulator.runs.selectors import run_bots, run_checks, run_report
 
 
 def player_name(player: Mapping[str, Any], index: int) -> str:
@@ -161,6 +162,105 @@ def results_page(run: SimulationRun) -> dict[str, Any]:
         "grid": grid,
         "samples": samples,
         "charts": service_for(run.game).charts(report, names),
+    }
+
+
+# --- what a run's headline was measured with, and its checks with stronger bots -------------
+
+# What a budgeted bot's budget counts, in the pages' words.
+BUDGET_UNITS = {"search": "rollouts", "ismcts": "iterations"}
+
+
+def bots_text(bots: Sequence[BotUsed]) -> str:
+    """The bots a headline was measured with, in words: "heuristic bots", "search bots at 96
+    rollouts a decision", "heuristic and random bots"."""
+    words = []
+    for used in bots:
+        name = bot_label(used["bot"])[0].lower()
+        budget = used.get("budget")
+        unit = BUDGET_UNITS.get(used["bot"], "tries")
+        words.append(f"{name} bots at {budget} {unit} a decision" if budget else f"{name} bots")
+    if len(words) > 1 and all(w.endswith(" bots") for w in words):
+        names = [w.removesuffix(" bots") for w in words]
+        return ", ".join(names[:-1]) + " and " + names[-1] + " bots"
+    return " and ".join(words)
+
+
+def _side(
+    run_id: int | None, headline: LabelledHeadline | None, bots: str, names: list[str]
+) -> dict[str, Any]:
+    """One run of a comparison as the page shows it: who leads, by how much, how sure."""
+    leader = None
+    if headline is not None and headline["leader"] is not None:
+        leader = _leader_name(headline, names)
+    return {"run": run_id, "bots": bots, "headline": headline, "leader": leader}
+
+
+def _leader_name(headline: LabelledHeadline, names: list[str]) -> str:
+    """Who a headline puts ahead, named as the page names the players (`names`, the same
+    players in both runs of a comparison)."""
+    index = headline["leader"] or 0
+    if headline["kind"] == "change":
+        return "the changed deck" if index == 1 else "deck A, unchanged"
+    return names[index] if index < len(names) else headline["label"] or ""
+
+
+def verdict_text(comparison: Comparison, names: list[str]) -> str:
+    """The verdict of a check with stronger bots in a player's words."""
+    verdict = comparison["verdict"]
+    before, after = comparison["original_headline"], comparison["check_headline"]
+    bots = f"with {bot_name(comparison['bot']).lower()}s in every seat"
+    if comparison["status"] in SimulationRun.ACTIVE:
+        return f"The check is still playing {bots}: no verdict yet."
+    if before is None or after is None or before["leader"] is None:
+        return f"The check {bots} did not finish: no verdict."
+    was = _leader_name(before, names)
+    now = _leader_name(after, names) if after["leader"] is not None else ""
+    if verdict == "holds":
+        return f"It holds: {bots}, {now} is still clearly ahead."
+    if verdict == "reverses":
+        return f"It turns around: {bots}, {now} comes out ahead instead of {was}."
+    if verdict == "weaker":
+        if after["significant"]:
+            return f"It is weaker: {bots}, {now} still leads, but by clearly less."
+        return f"It is weaker: {bots}, {was} is no longer clearly ahead: too close to call."
+    return f"Unclear: {bots} as before, neither run tells the players apart from chance."
+
+
+def check_page(run: SimulationRun) -> dict[str, Any]:
+    """The results page's checks with stronger bots: what the run was measured with, the run
+    it checks (if it is a check) and its checks side by side with their verdicts, whether one
+    turned the result around, and the bot a new check would play."""
+    checks = run_checks(run)
+    names = player_names(run.plan["players"])
+    rows = []
+    for c in ([checks["check"]] if checks["check"] else []) + checks["checked_by"]:
+        check_bots = bots_text([{"bot": c["bot"], "budget": c["budget"]}])
+        rows.append(
+            {
+                "comparison": c,
+                "is_this": c["run"] == run.pk,
+                "original": _side(c["original"], c["original_headline"],
+                                  bots_text(c["original_bots"]), names),
+                "check": _side(c["run"], c["check_headline"], check_bots, names),
+                "playing": c["status"] in SimulationRun.ACTIVE,
+                "text": verdict_text(c, names),
+            }
+        )  # fmt: skip
+    stronger = None
+    if run.status == SimulationRun.Status.DONE:
+        stronger = service_for(run.game).stronger_bot(p["bot"] for p in run.plan["players"])
+    for row in rows:
+        row["check"]["is_check"] = True
+        row["sides"] = [row["original"], row["check"]]
+    return {
+        "measured": bots_text(run_bots(run)),
+        "comparisons": rows,
+        # A check of this run that turned its result around: the page says so first.
+        "reversed_by": [
+            r for r in rows if not r["is_this"] and r["comparison"]["verdict"] == "reverses"
+        ],
+        "stronger": bot_name(stronger).lower() if stronger else "",
     }
 
 

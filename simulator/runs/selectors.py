@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from simulator.games import service_for
@@ -25,6 +25,16 @@ from simulator.games.plans import (
     Report,
     RunAggregate,
     WhatIfRow,
+)
+from simulator.runs.headlines import (
+    BotUsed,
+    Comparison,
+    Headline,
+    LabelledHeadline,
+    change_headline,
+    check_verdict,
+    leader_headline,
+    measured_with,
 )
 from simulator.runs.models import GameSample, SimulationRun
 from simulator.runs.stats import (
@@ -242,6 +252,80 @@ def _what_if(plan: Plan, agg: RunAggregate, matchup_rows: list[MatchupRow]) -> l
             }
         )
     return rows
+
+
+# --- a run's headline and its checks with stronger bots ------------------------------------
+
+
+def run_bots(run: SimulationRun) -> list[BotUsed]:
+    """The bots (and budgets) a run's headline was measured with (`headlines.measured_with`)."""
+    return measured_with(run.plan["players"])
+
+
+def run_headline(run: SimulationRun) -> LabelledHeadline:
+    """What the run says (`headlines`): who is ahead, or for a what-if what the change does
+    over every opponent's paired games; from the merged counts alone (no card is read)."""
+    plan: Plan = run.plan
+    agg = cast(RunAggregate, run.aggregate or {})
+    headline: Headline
+    if run.kind == SimulationRun.Kind.WHAT_IF:
+        pooled = merge_all(agg.get("pairs") or []) or {}
+        keys = ("n", "sum_d", "sum_d2", "a_only", "b_only")
+        headline = change_headline(*(pooled.get(k, 0) for k in keys))
+    else:
+        n = len(plan["players"])
+        wins, games = [0.0] * n, [0.0] * n
+        for m, matchup in enumerate(plan["matchups"][: len(agg.get("matchups") or [])]):
+            for pos, p in enumerate(matchup):
+                entry = agg["matchups"][m]["positions"][pos]
+                wins[p] += entry["wins"]
+                games[p] += entry["games"]
+        headline = leader_headline(wins, games)
+    leader = headline["leader"]
+    label = None if leader is None else plan["players"][leader]["label"]
+    return cast(LabelledHeadline, {**headline, "label": label})
+
+
+def run_checks(run: SimulationRun) -> dict[str, Any]:
+    """`check`: the comparison of the run `run` checks with `run` (None if it checks none);
+    `checked_by`: the comparisons of `run` with each run checking it, newest first.
+
+    A run still playing checks nothing yet and nothing checks it: no query. Otherwise one, of
+    the runs together, with their merged counts."""
+    if run.is_active:
+        check = _comparison(None, run) if run.checks_id else None
+        return {"check": check, "checked_by": []}
+    related = Q(pk=run.pk) | Q(checks_id=run.pk)
+    if run.checks_id:
+        related |= Q(pk=run.checks_id)
+    rows = {r.pk: r for r in SimulationRun.objects.filter(related).order_by("-pk")}
+    me = rows[run.pk]
+    original = rows.get(run.checks_id) if run.checks_id else None
+    return {
+        "check": _comparison(original, me) if run.checks_id else None,
+        "checked_by": [_comparison(me, r) for r in rows.values() if r.checks_id == run.pk],
+    }
+
+
+def _comparison(original: SimulationRun | None, check: SimulationRun) -> Comparison:
+    """`original` and `check` side by side with the verdict (`original` None: unread, the
+    check still playing, or deleted)."""
+    player = check.plan["players"][0]
+    done = check.status == SimulationRun.Status.DONE
+    before = run_headline(original) if original is not None else None
+    after = run_headline(check) if done else None
+    return {
+        "original": check.checks_id,
+        "run": check.pk,
+        "bot": player["bot"],
+        "budget": player.get("budget"),
+        "games": check.games,
+        "status": check.status,
+        "verdict": check_verdict(before, after, finished=done) if before else "unclear",
+        "original_bots": run_bots(original) if original is not None else [],
+        "original_headline": before,
+        "check_headline": after,
+    }
 
 
 def _pct(r: Rate | None) -> str:

@@ -7,6 +7,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.schema import StrictJSON
+from simulator.runs.headlines import VERDICTS, BotUsed, measured_with
 from simulator.runs.models import GameSample, SimulationRun
 
 
@@ -25,6 +26,16 @@ class PlayerInputSerializer(StrictJSON, serializers.Serializer):
     starter = serializers.CharField(required=False, max_length=16)
     bot = serializers.CharField(required=False, max_length=40)
     label = serializers.CharField(required=False, max_length=100)  # type: ignore[assignment]  # a field named like Field.label/.source
+    budget = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text=(
+            "The bot's budget per decision, for a bot that has one: the search bot's rollouts "
+            "(High Stakes Drifter: 1 to 400, 24 by default) or the ismcts bot's iterations (1 "
+            "to 2,000 in High Stakes Drifter, to 300-1,000 in the other games). More plays "
+            "stronger and slower."
+        ),
+    )
     add = QtyMapField(required=False)
     remove = QtyMapField(required=False)
 
@@ -41,9 +52,84 @@ class RunCreateSerializer(StrictJSON, serializers.Serializer):
     players = PlayerInputSerializer(many=True, min_length=2, max_length=8)  # type: ignore[call-arg]  # many=True passes these to ListSerializer
 
 
+class RunCheckSerializer(StrictJSON, serializers.Serializer):
+    """Check a finished run's headline with stronger bots: every seat played by `bot`."""
+
+    bot = serializers.CharField(
+        required=False,
+        max_length=40,
+        help_text="The bot in every seat; by default the next one up the game's order of "
+        "strength from the run's strongest (High Stakes Drifter: random, heuristic, search, "
+        "ismcts).",
+    )
+    budget = serializers.IntegerField(
+        required=False, min_value=1, help_text="The bot's budget (default: the bot's own)."
+    )
+    games = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=1_000_000,
+        help_text="Games of each matchup, at most the run's own; by default what the stronger "
+        "bots play in a few minutes.",
+    )
+
+
+class BotUsedSerializer(serializers.Serializer):
+    bot = serializers.CharField()
+    budget = serializers.IntegerField(
+        allow_null=True, help_text="Its budget per decision (null: the bot's default)."
+    )
+
+
+class ShareSerializer(serializers.Serializer):
+    """The leader's share with its 95% interval (null without games)."""
+
+    rate = serializers.FloatField(allow_null=True)
+    low = serializers.FloatField(allow_null=True)
+    high = serializers.FloatField(allow_null=True)
+
+
+class HeadlineSerializer(serializers.Serializer):
+    """What a run says: who is ahead (`leader`, an index into `players`) and whether it is more
+    than chance. A what-if says whether the change helps: `leader` 1 (the changed deck) or 0
+    (deck A), `share` what the change adds to (or takes from) the win rate."""
+
+    kind = serializers.ChoiceField(choices=["leader", "change"])
+    leader = serializers.IntegerField(allow_null=True)
+    label = serializers.CharField(allow_null=True, help_text="The leader's label.")  # type: ignore[assignment]  # a field named like Field.label/.source
+    runner_up = serializers.IntegerField(allow_null=True)
+    share = ShareSerializer(help_text="The leader's win rate (what-if: its advantage).")
+    significant = serializers.BooleanField(
+        help_text="The leader's interval is above every other player's (what-if: p < 0.05)."
+    )
+    games = serializers.IntegerField()
+
+
+class ComparisonSerializer(serializers.Serializer):
+    """A run and the run checking its headline with stronger bots, side by side."""
+
+    original = serializers.IntegerField(allow_null=True, help_text="The run checked.")
+    run = serializers.IntegerField(help_text="The check: a run with a stronger bot in every seat.")
+    bot = serializers.CharField(help_text="The check's bot.")
+    budget = serializers.IntegerField(allow_null=True)
+    games = serializers.IntegerField(help_text="The check's games of each matchup.")
+    status = serializers.ChoiceField(choices=SimulationRun.Status.choices)
+    verdict = serializers.ChoiceField(
+        choices=list(VERDICTS),
+        help_text="holds: the same side ahead, significant with the stronger bots; weaker: not "
+        "significant any more, or the lead shrank beyond the intervals; reverses: the stronger "
+        "bots significantly favour another side; unclear: the check is not done, or neither "
+        "run is significant.",
+    )
+    original_bots = BotUsedSerializer(many=True)
+    original_headline = HeadlineSerializer(allow_null=True)
+    check_headline = HeadlineSerializer(allow_null=True)
+
+
 class RunPlayerSerializer(serializers.Serializer):
     label = serializers.CharField()  # type: ignore[assignment]  # a field named like Field.label/.source
     bot = serializers.CharField()
+    budget = serializers.IntegerField(allow_null=True, help_text="null: the bot's default.")
     source = serializers.CharField(  # type: ignore[assignment]  # a field named like Field.label/.source
         allow_null=True, help_text="Where the deck came from (`deck:4`, `starter:HSD-S1`, ...)."
     )
@@ -62,14 +148,21 @@ class RunSerializer(serializers.ModelSerializer):
     variants = serializers.ListField(child=serializers.CharField(), read_only=True)
     players = serializers.SerializerMethodField()
     matchups = serializers.SerializerMethodField()
+    measured_with = serializers.SerializerMethodField()
+    checks = serializers.IntegerField(
+        source="checks_id",
+        read_only=True,
+        allow_null=True,
+        help_text="The run whose headline this run checks with stronger bots (null: none).",
+    )
 
     class Meta:
         model = SimulationRun
         fields = [
             "id", "url", "results_url", "kind", "game", "format", "variants", "games",
             "total_games", "seed", "status", "games_done", "progress", "chunk_size",
-            "chunk_count", "chunks_done", "chunks_failed", "players", "matchups", "error",
-            "created_at", "started_at", "finished_at",
+            "chunk_count", "chunks_done", "chunks_failed", "players", "matchups",
+            "measured_with", "checks", "error", "created_at", "started_at", "finished_at",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -86,9 +179,16 @@ class RunSerializer(serializers.ModelSerializer):
     @extend_schema_field(RunPlayerSerializer(many=True))
     def get_players(self, run: SimulationRun) -> list[dict]:
         return [
-            {"label": p["label"], "bot": p["bot"], "source": p.get("source")}
+            {"label": p["label"], "bot": p["bot"], "budget": p.get("budget"),
+             "source": p.get("source")}
             for p in run.plan["players"]
-        ]
+        ]  # fmt: skip
+
+    @extend_schema_field(
+        BotUsedSerializer(many=True, help_text="The bots its results were measured with.")
+    )
+    def get_measured_with(self, run: SimulationRun) -> list[BotUsed]:
+        return measured_with(run.plan["players"])
 
     @extend_schema_field(
         serializers.ListField(
@@ -98,6 +198,29 @@ class RunSerializer(serializers.ModelSerializer):
     )
     def get_matchups(self, run: SimulationRun) -> list[list[int]]:
         return run.plan["matchups"]
+
+
+class RunDetailSerializer(RunSerializer):
+    """A run, with the comparisons of its headline checked with stronger bots: `check` when it
+    is itself a check, `checked_by` its checks (newest first). Its context's `checks` holds
+    them (`selectors.run_checks`)."""
+
+    check = serializers.SerializerMethodField()
+    checked_by = serializers.SerializerMethodField()
+
+    class Meta(RunSerializer.Meta):
+        fields = [*RunSerializer.Meta.fields, "check", "checked_by"]
+        read_only_fields = fields
+
+    @extend_schema_field(ComparisonSerializer(allow_null=True))
+    def get_check(self, run: SimulationRun) -> dict | None:
+        check = (self.context.get("checks") or {}).get("check")
+        return None if check is None else ComparisonSerializer(check).data
+
+    @extend_schema_field(ComparisonSerializer(many=True))
+    def get_checked_by(self, run: SimulationRun) -> list[dict]:
+        rows = (self.context.get("checks") or {}).get("checked_by") or []
+        return list(ComparisonSerializer(rows, many=True).data)
 
 
 class GameSampleSerializer(serializers.ModelSerializer):
@@ -236,6 +359,10 @@ class RunResultsSerializer(serializers.Serializer):
         help_text="Gauntlets and round robins: the row player's win rate against the column's.",
     )
     what_if = WhatIfSerializer(many=True)
+    headline = HeadlineSerializer(help_text="Who is ahead, and whether it is more than chance.")
+    measured_with = BotUsedSerializer(
+        many=True, help_text="The bots the results were measured with."
+    )
 
 
 class GameInfoSerializer(serializers.Serializer):

@@ -8,6 +8,7 @@ locked, so a chunk that runs twice counts once and the run is finished exactly o
 
 from __future__ import annotations
 
+import copy
 import logging
 import multiprocessing
 import random
@@ -16,7 +17,7 @@ import traceback
 from collections.abc import Callable
 from datetime import timedelta
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from celery import current_app
 from django.db import IntegrityError, connections, transaction
@@ -29,7 +30,7 @@ from simulator.engine.core.errors import RulesError
 from simulator.games import GameService, service_for
 from simulator.games.base import CatalogueChanged, PreparedRules
 from simulator.games.plans import Plan, PlanPlayer, Problem
-from simulator.games.players import prepare_player
+from simulator.games.players import budget_problems, prepare_player
 from simulator.games.problems import RunRefused, refuse
 from simulator.games.runner import ChunkOutcome, estimate_cost, play_chunk, sample_indices
 from simulator.runs.followers import followers
@@ -179,14 +180,26 @@ def run_create(
         spec=spec, prepared=prepared, seed=seed, games=games, players=plan_players,
         matchups=matchups, pairs=pairs, catalogue_version=catalogue_version,
     )  # fmt: skip
-    chunk_size, chunk_count = _chunking(games, _cost_per_game(plan), len(matchups))
+    fields = {"kind": kind, "format": prepared.format, "variants": prepared.variants}
+    return _saved_run(
+        owner=owner, plan=plan, fields=fields, idempotency_key=idempotency_key, dispatch=dispatch
+    )
+
+
+def _saved_run(
+    *, owner, plan: Plan, fields: dict[str, Any], idempotency_key: str | None, dispatch: bool
+) -> tuple[SimulationRun, bool]:
+    """The run of a checked `plan` written, cut into chunks and (`dispatch`, after commit) sent;
+    `fields` are the run's other columns (kind, format, variants, checks)."""
+    games = plan["games"]
+    matchups = len(plan["matchups"])
+    chunk_size, chunk_count = _chunking(games, _cost_per_game(plan), matchups)
     try:
         with transaction.atomic():
             run = Run.objects.create(
-                owner=owner, kind=kind, game=spec.name, format=prepared.format,
-                variants=prepared.variants, games=games, total_games=total, seed=seed,
-                chunk_size=chunk_size, chunk_count=chunk_count, plan=plan,
-                idempotency_key=idempotency_key or None,
+                owner=owner, game=plan["game"], games=games, total_games=games * matchups,
+                seed=plan["seed"], chunk_size=chunk_size, chunk_count=chunk_count, plan=plan,
+                idempotency_key=idempotency_key or None, **fields,
             )  # fmt: skip
     except IntegrityError:
         # The same key raced in from another request: that one's run is the answer.
@@ -195,6 +208,113 @@ def run_create(
     if dispatch:
         transaction.on_commit(lambda: run_dispatch(run_id=run.pk))
     return run, True
+
+
+# --- checking a run's headline with stronger bots -------------------------------------------
+
+# Games a check plays at least (unless the run it checks played fewer): fewer say nothing.
+MIN_CHECK_GAMES = 20
+
+
+@transaction.atomic
+def run_check(
+    *,
+    run: SimulationRun,
+    bot: str | None = None,
+    budget: Any = None,
+    games: Any = None,
+    idempotency_key: str | None = None,
+    dispatch: bool = True,
+) -> tuple[SimulationRun, bool]:
+    """A run that checks `run`'s headline with stronger bots: the same game, format, variants,
+    kind, seed and players (their decks as `run` played them), every seat's bot replaced by
+    `bot` at `budget` (none: the bot's default), linked to `run` by `checks`.
+
+    `bot` defaults to the next one up the game's `bot_strength` from the strongest bot of `run`
+    (`GameService.stronger_bot`); `games` to what the check's bots play in about
+    SIMULATION_CHECK_SECONDS of work, at most `run`'s own. A run not done is refused with 409
+    (`not_finished`), as is one whose catalogue changed since; a bot the game lacks, a bad
+    budget or number of games with 400, every problem at once. Returns (run, created) as
+    `run_create` does for an `idempotency_key`.
+    """
+    owner = run.owner
+    if idempotency_key:
+        existing = Run.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return existing, False
+    if run.status != Run.Status.DONE:
+        raise RunRefused(
+            f"Run {run.pk} is {run.status}: only a finished run's headline can be checked.",
+            code="not_finished", status=409,
+        )  # fmt: skip
+    service = service_for(run.game)
+    bot = _check_bot(service=service, run=run, bot=bot, budget=budget, games=games)
+    planned = run.plan.get("catalogue_version")
+    if planned is not None and planned != service.catalogue_version():
+        raise RunRefused(
+            "The card catalogue changed since this run: its decks cannot be played again as "
+            "they were. Start a new run.", code="catalogue_changed", status=409,
+        )  # fmt: skip
+    players = [_stronger(p, i, bot, budget) for i, p in enumerate(run.plan["players"])]
+    plan = cast(Plan, copy.deepcopy(run.plan))
+    plan["players"] = players
+    plan["queue"] = conf.get("SIMULATION_QUEUE")
+    plan["cost_key"] = _cost_key(run.game, players, plan["matchups"])
+    plan["games"] = games if games is not None else check_games(plan, most=run.games)
+    _check_caps(owner=owner, total=plan["games"] * len(plan["matchups"]), count_active=True)
+    fields = {"kind": run.kind, "format": run.format, "variants": run.variants, "checks": run}
+    return _saved_run(
+        owner=owner, plan=plan, fields=fields, idempotency_key=idempotency_key, dispatch=dispatch
+    )
+
+
+def _check_bot(
+    *, service: GameService, run: SimulationRun, bot: Any, budget: Any, games: Any
+) -> str:
+    """The check's bot (the caller's, or the next stronger one), its budget and games checked:
+    RunRefused with every problem."""
+    if bot is None:
+        bot = service.stronger_bot(p["bot"] for p in run.plan["players"])
+        if bot is None:
+            raise refuse(
+                f"This run was played by {service.title}'s strongest bot already: name a `bot` "
+                "to check it with another.", code="strongest_bot", attr="bot",
+            )  # fmt: skip
+    problems: list[Problem] = []
+    if bot not in service.spec.bots:
+        bots = ", ".join(sorted(service.spec.bots))
+        detail = f"{service.title} has no bot {bot!r}; the bots are {bots}."
+        problems.append({"code": "unknown_bot", "detail": detail, "attr": "bot"})
+    elif budget is not None:
+        problems += budget_problems(service, bot, budget, "budget")
+    if games is not None and (type(games) is not int or not 1 <= games <= run.games):
+        detail = f"games is a whole number from 1 to {run.games:,} (the run's own games)."
+        problems.append({"code": "invalid", "detail": detail, "attr": "games"})
+    if problems:
+        raise RunRefused(problems=problems)
+    return bot
+
+
+def _stronger(player: PlanPlayer, index: int, bot: str, budget: int | None) -> PlanPlayer:
+    """A plan player as it was, played by `bot` at `budget` (a default label names the bot)."""
+    out = copy.deepcopy(player)
+    if out["label"] == f"Player {index + 1} ({player['bot']})":
+        out["label"] = f"Player {index + 1} ({bot})"
+    out["bot"] = bot
+    out.pop("budget", None)
+    if budget is not None:
+        out["budget"] = budget
+    if "bot" in out.get("seat", {}):
+        out["seat"]["bot"] = bot
+    return out
+
+
+def check_games(plan: Plan, *, most: int) -> int:
+    """The games of a check by default: what its bots play in about SIMULATION_CHECK_SECONDS of
+    work (measured on runs like it, else estimated), at least MIN_CHECK_GAMES, at most `most`."""
+    per_index = _cost_per_game(plan) * len(plan["matchups"])
+    affordable = int(conf.get("SIMULATION_CHECK_SECONDS") / max(per_index, 1e-9))
+    return max(1, min(most, max(MIN_CHECK_GAMES, affordable)))
 
 
 def _cut_into_chunks(*, run: SimulationRun, games: int, chunk_size: int, chunk_count: int) -> None:
@@ -306,13 +426,27 @@ def _plan(
 def _cost_per_game(plan: Plan) -> float:
     """Seconds per game of the plan: measured on runs like it, or else estimated."""
     cost = _calibrated_cost(plan["cost_key"])
-    if cost is None:
-        matchups = plan["matchups"]
-        cost = sum(
-            estimate_cost(plan["game"], [plan["players"][p]["bot"] for p in m], len(m))
-            for m in matchups
-        ) / len(matchups)
-    return cost
+    return _estimated_cost(plan) if cost is None else cost
+
+
+def _estimated_cost(plan: Plan) -> float:
+    """Seconds per game of the plan from the game's cost figures (runner.estimate_cost), a bot
+    given a budget above its default costing that much more (its work grows with it)."""
+    service = service_for(plan["game"])
+    matchups = plan["matchups"]
+    total = 0.0
+    for m in matchups:
+        players = [plan["players"][p] for p in m]
+        scale = max(_budget_scale(service, p) for p in players)
+        total += estimate_cost(plan["game"], [p["bot"] for p in players], len(m)) * scale
+    return total / len(matchups)
+
+
+def _budget_scale(service: GameService, player: PlanPlayer) -> float:
+    # A budget's rollouts or iterations over the bot's default: its decisions' cost grows so.
+    bounds = service.bot_budgets.get(player["bot"])
+    budget = player.get("budget")
+    return max(1.0, budget / bounds[0]) if bounds and budget else 1.0
 
 
 # --- dispatch --------------------------------------------------------------------------------

@@ -11,5 +11,6 @@ urlpatterns = [
     path("<int:pk>/progress/", views.run_progress, name="progress"),
     path("<int:pk>/results/", views.run_results, name="results"),
     path("<int:pk>/cancel/", views.run_cancel, name="cancel"),
+    path("<int:pk>/check/", views.run_check, name="check"),
     path("<int:pk>/games/<int:sample_id>/", views.replay, name="replay"),
 ]

@@ -12,6 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from config.api import DomainError
+from config.pages import show_problems
 from simulator.engine.core.registry import BOT_LABELS, bot_label
 from simulator.games import GameService, service_specs
 from simulator.games import pages as game_pages
@@ -218,8 +220,30 @@ def run_results(request, pk: int):
     """The results fragment: a summary first, then the details, charts drawn by Chart.js
     from the data each passes with `json_script` (partial while the run is still going)."""
     run = selectors.run_get(owner=request.user, pk=pk)
-    context = {"run": run, **pages.results_page(run)}
+    context = {
+        "run": run,
+        **pages.results_page(run),
+        **pages.check_page(run),
+        # A double-clicked "Check with stronger bots" sends the same key twice: one check.
+        "idempotency_key": uuid.uuid4().hex,
+    }
     return render(request, "simulator/_results.html", context)
+
+
+@login_required
+@require_POST
+def run_check(request, pk: int):
+    """Check a finished run's headline with stronger bots: the same games again with the next
+    stronger bot in every seat (services.run_check); the page of the check follows it."""
+    run = selectors.run_get(owner=request.user, pk=pk)
+    try:
+        check, _ = services.run_check(
+            run=run, idempotency_key=request.POST.get("idempotency_key") or None
+        )
+    except DomainError as exc:
+        show_problems(request, exc)
+        return redirect("simulator:detail", pk=run.pk)
+    return redirect("simulator:detail", pk=check.pk)
 
 
 @login_required
