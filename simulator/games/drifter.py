@@ -140,9 +140,10 @@ class Spec(GameService):
     # ISMCTS bot's iterations per decision (core/ismcts.py): its default keeps the median
     # decision within 50 ms, 2,000 near a second (docs/performance.md, "ISMCTS").
     bot_budgets = {"search": (24, 400), "ismcts": (ISMCTS_ITERATIONS, 2000)}
-    # The bots' ladder (docs/bots.md) ranks them so; the search bot is the affordable step up
-    # from the heuristic (about 25 times slower), the ISMCTS bot the one after it.
-    bot_strength = ("random", "heuristic", "search", "ismcts")
+    # The bots' ladder (docs/bots.md) ranks them so; the sharp bot (the default) edges the
+    # heuristic, the search bot (about 25 times slower) is the affordable step up from it, the
+    # ISMCTS bot the one after it.
+    bot_strength = ("random", "heuristic", "sharp", "search", "ismcts")
 
     def rebuild(self, record: dict[str, Any], catalogue: Any = None) -> Any:
         return replay(record, catalogue=catalogue, narrate=True)

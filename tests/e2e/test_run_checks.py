@@ -24,7 +24,7 @@ def _finished_run(username: str):
     owner = get_user_model().objects.get(username=username)
     run, _ = run_create(
         owner=owner, game="drifter", games=40, seed=5, dispatch=False,
-        players=[{"starter": "HSD-S1", "bot": "heuristic"}, {"starter": "HSD-S2", "bot": "random"}],
+        players=[{"starter": "HSD-S1", "bot": "sharp"}, {"starter": "HSD-S2", "bot": "random"}],
     )  # fmt: skip
     return run_execute_locally(run=run)
 
@@ -41,7 +41,7 @@ def test_check_a_runs_headline_with_stronger_bots_and_read_the_verdict(signed_up
         checks = PageChecks(page, width=390, label="checks")
         run = _finished_run("cowpoke")
         page.goto(f"/simulations/{run.pk}/")
-        expect(page.locator("#verdict")).to_contain_text("Measured with heuristic and random bots")
+        expect(page.locator("#verdict")).to_contain_text("Measured with sharp and random bots")
         expect(page.locator("#check-run")).to_have_text("Check with stronger bots")
         assert_fits(page)
         checks.shot("results-before-check")

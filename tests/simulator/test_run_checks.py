@@ -74,7 +74,8 @@ def test_a_what_if_headline_is_the_side_the_paired_games_favour():
 
 def test_the_stronger_bot_is_the_next_up_each_games_order():
     drifter, quickdraw = service_for("drifter"), service_for("quickdraw")
-    assert drifter.stronger_bot(["heuristic", "random"]) == "search"
+    assert drifter.stronger_bot(["heuristic", "random"]) == "sharp"
+    assert drifter.stronger_bot(["sharp"]) == "search"
     assert drifter.stronger_bot(["search"]) == "ismcts"
     assert drifter.stronger_bot(["ismcts"]) is None
     assert quickdraw.stronger_bot(["heuristic"]) == "ismcts"
@@ -88,7 +89,7 @@ DRIFTER = {
     "variants": ["cold_hands"],
     "games": 60,
     "seed": 5,
-    "players": [{"starter": "HSD-S1", "bot": "heuristic"}, {"starter": "HSD-S2", "bot": "random"}],
+    "players": [{"starter": "HSD-S1", "bot": "sharp"}, {"starter": "HSD-S2", "bot": "random"}],
 }
 
 
@@ -175,7 +176,7 @@ def test_a_finished_check_gives_both_runs_a_comparison_with_its_verdict(user_cli
     assert mine["bot"] == "search" and mine["status"] == "done"
     assert mine["verdict"] in ("holds", "weaker", "reverses", "unclear")
     assert mine["original_bots"] == [
-        {"bot": "heuristic", "budget": None}, {"bot": "random", "budget": None}
+        {"bot": "sharp", "budget": None}, {"bot": "random", "budget": None}
     ]  # fmt: skip
     assert mine["check_headline"]["games"] == 12
     results = user_client.get(f"/api/v1/simulations/{finished.pk}/results/").json()
@@ -216,7 +217,7 @@ def test_the_results_page_says_what_the_headline_was_measured_with_and_offers_a_
     web, finished
 ):
     page = web.get(f"/simulations/{finished.pk}/results/").content.decode()
-    assert "Measured with heuristic and random bots." in page
+    assert "Measured with sharp and random bots." in page
     assert 'id="check-run"' in page and "the search bot in every seat" in page
     response = web.post(f"/simulations/{finished.pk}/check/", {"idempotency_key": "k1"})
     check = SimulationRun.objects.get(checks=finished)
