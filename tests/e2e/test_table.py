@@ -20,7 +20,8 @@ real_new_seed = table_services.new_seed
 SHOTS = Path(os.environ.get("DRIFTER_SHOTS", "/tmp/shots-table-core"))
 MAX_DECISIONS = 400
 #: The game's seed, fixed: with a new secret seed each run, a game in which the person always
-#: takes the first choice sometimes ran past MAX_DECISIONS (CI saw turn 91 at 390 px). Seed 7 takes 41 decisions against the sharp bot.
+#: takes the first choice sometimes ran past MAX_DECISIONS (CI saw turn 91 at 390 px). Seed 7
+#: takes 41 decisions against the sharp bot.
 SEED = 7
 
 
