@@ -54,6 +54,9 @@ def _ismcts(game: str, seat: int, seed: int, iterations: int) -> ISMCTSBot:
             setattr(bot, name, TUNING[name])
     if TUNING.get("horizon") is not None:
         bot.game = dataclasses.replace(bot.game, horizon=TUNING["horizon"])
+    if TUNING.get("policy") is not None:  # another of the game's bots guides the tree
+        policy = import_module(f"simulator.engine.{game}.bots").FACTORIES[TUNING["policy"]]
+        bot.game = dataclasses.replace(bot.game, policy=policy)
     return bot
 
 
@@ -128,8 +131,10 @@ def main() -> None:
     parser.add_argument(
         "--horizon", type=int, help="rollout decisions; the game's own unless given"
     )
+    parser.add_argument("--policy", help="the bot that guides the tree and plays the rollouts")
     args = parser.parse_args()
-    TUNING.update({k: getattr(args, k) for k in ("exploration", "bias", "widening", "horizon")})
+    keys = ("exploration", "bias", "widening", "horizon", "policy")
+    TUNING.update({k: getattr(args, k) for k in keys})
     for game in [args.only] if args.only else ["drifter", *SMALL]:
         opponents = (
             [args.against]

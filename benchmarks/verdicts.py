@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from simulator.engine.drifter import Seat, new_game, starter_seat  # noqa: E402
-from simulator.engine.drifter.bots import HeuristicBot, SearchBot, ismcts  # noqa: E402
+from simulator.engine.drifter.bots import FACTORIES, HeuristicBot, SearchBot, ismcts  # noqa: E402
 from simulator.engine.drifter.cards import load_catalogue  # noqa: E402
 from simulator.engine.drifter.formats import RARITY_LIMITS, validate_deck  # noqa: E402
 
@@ -62,6 +62,7 @@ Z = 1.96
 #: level name -> (games at scale 1, a seat's bot from its seat and seed)
 LEVELS: dict[str, tuple[int, Callable[[int, int], object]]] = {
     "heuristic": (2000, lambda seat, seed: HeuristicBot(seed)),
+    "sharp": (2000, lambda seat, seed: FACTORIES["sharp"](seat, seed)),
     "search24": (400, lambda seat, seed: SearchBot(seed, rollouts=24)),
     "search100": (160, lambda seat, seed: SearchBot(seed, rollouts=100)),
     "search400": (60, lambda seat, seed: SearchBot(seed, rollouts=400)),
@@ -265,8 +266,8 @@ def settled(answers: list[Answer], fair: float) -> str:
     return "-"
 
 
-def _cached() -> dict[str, dict]:
-    return json.loads(CACHE.read_text()) if CACHE.exists() else {}
+def _cached(path: Path) -> dict[str, dict]:
+    return json.loads(path.read_text()) if path.exists() else {}
 
 
 def _fmt(q: Question, a: Answer) -> str:
@@ -282,14 +283,15 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--fresh", action="store_true")
+    parser.add_argument("--cache", type=Path, default=CACHE, help="where answers are kept")
     args = parser.parse_args()
     levels = args.levels.split(",")
     unknown = [lv for lv in levels if lv not in LEVELS]
     if unknown:
         raise SystemExit(f"unknown levels {unknown}; known: {list(LEVELS)}")
     picked = [int(i) - 1 for i in args.only.split(",") if i] or range(len(QUESTIONS))
-    cache = {} if args.fresh else _cached()
-    CACHE.parent.mkdir(exist_ok=True)
+    cache = {} if args.fresh else _cached(args.cache)
+    args.cache.parent.mkdir(exist_ok=True)
     print(f"| question | {' | '.join(levels)} | settled from |")
     print(f"|---|{'---|' * len(levels)}---|")
     costs: dict[str, list[float]] = {}
@@ -301,7 +303,7 @@ def main() -> None:
             key = f"{q.name}|{level}|{games}"
             if key not in cache:
                 cache[key] = answer(q, level, games, args.jobs).__dict__
-                CACHE.write_text(json.dumps(cache, indent=1))
+                args.cache.write_text(json.dumps(cache, indent=1))
             a = Answer(**cache[key])
             row.append(a)
             costs.setdefault(level, []).append(a.cpu / (2 if q.kind == "swap" else 1))
