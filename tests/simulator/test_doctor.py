@@ -564,6 +564,10 @@ def test_the_pages_start_show_and_apply_a_search(client, user, other_user, catal
 
 @pytest.fixture
 def proven(user, catalogue):
+    return proven_doctor(user)
+
+
+def proven_doctor(user):
     """A finished doctor run whose one proven swap (cut Useless Uriah, add a Henry Meek) stands
     on one what-if run played by heuristic bots: the stored shape of a doctor's result, its
     search skipped (the search itself is tested above)."""
