@@ -244,6 +244,7 @@ OPERATIONS = {
     ("GET", "/api/v1/doctor/{id}/"): "get_doctor_run",
     ("POST", "/api/v1/doctor/{id}/cancel/"): "cancel_doctor_run",
     ("POST", "/api/v1/doctor/{id}/apply/"): "apply_doctor_suggestion",
+    ("POST", "/api/v1/doctor/{id}/check/"): "check_doctor_swap",
     ("GET", "/api/v1/bots/ladder/"): "list_bot_ladders",
     ("GET", "/api/v1/bots/ladder/{id}/"): "get_bot_ladder",
     ("GET", "/api/v1/games/"): "list_table_games",

@@ -12,10 +12,14 @@ from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from config.schema import ERRORS, StrictJSON
+from config.schema import ERRORS, StrictJSON, errors
+from simulator.doctor import selectors
 from simulator.doctor import services as doctors
 from simulator.doctor.models import DoctorRun
+from simulator.runs import serializers as run_serializers
 from simulator.runs.api import IDEMPOTENCY, LOCATION
+from simulator.runs.headlines import BotUsed
+from simulator.runs.selectors import checks_of
 
 
 class OpponentSerializer(StrictJSON, serializers.Serializer):
@@ -121,13 +125,14 @@ class DoctorSerializer(serializers.ModelSerializer):
     source = serializers.ChoiceField(choices=DoctorRun.Source.choices, read_only=True)  # type: ignore[assignment]  # a field named like Field.source
     result = serializers.SerializerMethodField()
     stage_runs = serializers.SerializerMethodField()
+    measured_with = serializers.SerializerMethodField()
 
     class Meta:
         model = DoctorRun
         fields = [
             "id", "url", "deck", "format", "gauntlet", "source", "bot", "budget", "chain", "seed",
-            "status", "round", "games_spent", "progress", "result", "stage_runs", "error",
-            "created_at", "finished_at",
+            "status", "round", "games_spent", "progress", "result", "stage_runs", "measured_with",
+            "error", "created_at", "finished_at",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -143,6 +148,47 @@ class DoctorSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_stage_runs(self, doctor: DoctorRun) -> list[int]:
         return [stage.run_id for stage in doctor.stages.all()]
+
+    @extend_schema_field(
+        run_serializers.BotUsedSerializer(
+            many=True,
+            help_text="The bots its swaps were measured with: your deck's, then the "
+            "gauntlet's, each once.",
+        )
+    )
+    def get_measured_with(self, doctor: DoctorRun) -> list[BotUsed]:
+        return selectors.doctor_bots(doctor)
+
+
+class DoctorDetailSerializer(DoctorSerializer):
+    """A doctor run with `checks`: the checks with stronger bots of its proven swaps, newest
+    first, each's `original` the swap's `run` (its evidence)."""
+
+    checks = serializers.SerializerMethodField()
+
+    class Meta(DoctorSerializer.Meta):
+        fields = [*DoctorSerializer.Meta.fields, "checks"]
+        read_only_fields = fields
+
+    @extend_schema_field(run_serializers.ComparisonSerializer(many=True))
+    def get_checks(self, doctor: DoctorRun) -> list[dict]:
+        if doctor.status != DoctorRun.Status.DONE:
+            return []
+        found = checks_of(selectors.doctor_swap_runs(doctor))
+        rows = sorted((c for cs in found.values() for c in cs), key=lambda c: -c["run"])
+        return list(run_serializers.ComparisonSerializer(rows, many=True).data)
+
+
+class DoctorCheckSerializer(run_serializers.RunCheckSerializer):
+    """Check a proven swap with stronger bots: the run that proved it, every seat `bot`."""
+
+    step = serializers.IntegerField(
+        required=False, default=1, min_value=1, help_text="The step (1: the deck as it is)."
+    )
+    swap = serializers.IntegerField(
+        required=False, default=0, min_value=0,
+        help_text="Index of a proven (significant) swap of the step, best first (0: the top).",
+    )  # fmt: skip
 
 
 class ApplySerializer(StrictJSON, serializers.Serializer):
@@ -201,6 +247,45 @@ class DoctorViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         )
         body = DoctorSerializer(doctor, context={"request": request}).data
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+
+    @extend_schema(responses={200: DoctorDetailSerializer})
+    def retrieve(self, request, *args, **kwargs):
+        """A doctor run's progress and, once done, its suggestions and their checks."""
+        doctor = self.get_object()
+        return Response(DoctorDetailSerializer(doctor, context={"request": request}).data)
+
+    @extend_schema(
+        request=DoctorCheckSerializer,
+        parameters=[IDEMPOTENCY, LOCATION],
+        responses={
+            202: OpenApiResponse(
+                run_serializers.RunSerializer, description="Accepted: the check, queued."
+            ),
+            400: ERRORS,
+            409: errors(
+                "`not_finished`: the search is not done yet; `evidence_gone`: the run that "
+                "proved the swap was deleted; `catalogue_changed`: its cards changed since."
+            ),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def check(self, request, pk=None):
+        """Check a proven swap with stronger bots: the swap's evidence (its last what-if run,
+        `run`) played again with `bot` in every seat, linked to it (`checks`), exactly as
+        `POST /api/v1/simulations/{id}/check/` does. Poll the new run; the comparison and its
+        verdict are in this doctor run's `checks`."""
+        doctor = self.get_object()
+        data = DoctorCheckSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        run, _created = doctors.doctor_check(
+            doctor=doctor, step=v["step"], swap=v["swap"], bot=v.get("bot"),
+            budget=v.get("budget"), games=v.get("games"),
+            idempotency_key=request.headers.get("Idempotency-Key") or None,
+        )  # fmt: skip
+        body = run_serializers.RunSerializer(run, context={"request": request}).data
+        location = request.build_absolute_uri(reverse("api:simulation-detail", args=[run.pk]))
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": location})
 
     @extend_schema(request=None, responses={200: DoctorSerializer})
     @action(detail=True, methods=["post"])

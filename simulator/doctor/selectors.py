@@ -7,12 +7,29 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 
 from simulator.doctor.models import DoctorRun
+from simulator.games import deck_game
+from simulator.runs.headlines import BotUsed, measured_with
 from simulator.runs.models import GameSample, SimulationRun
 
 
 def doctor_get(*, owner, pk: Any) -> DoctorRun:
     """One of `owner`'s deck doctor runs (another user's is a 404)."""
     return get_object_or_404(DoctorRun.objects.filter(owner=owner).select_related("deck"), pk=pk)
+
+
+def doctor_bots(doctor: DoctorRun) -> list[BotUsed]:
+    """The bots its swaps were measured with: the doctor's `bot` for the deck, then the
+    gauntlet's (an opponent without one: the game's default bot), each once."""
+    default = deck_game().default_bot()
+    players = [{"bot": doctor.bot}, *({"bot": g.get("bot") or default} for g in doctor.gauntlet)]
+    return measured_with(players)
+
+
+def doctor_swap_runs(doctor: DoctorRun) -> list[int]:
+    """The runs that proved the doctor's swaps (each significant swap's `run`), every step."""
+    result = doctor.result or {}
+    steps = result.get("steps") or [result]
+    return [s["run"] for step in steps for s in step.get("swaps", []) if s["significant"]]
 
 
 def doctor_replay_sample(run: SimulationRun) -> GameSample | None:

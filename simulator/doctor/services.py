@@ -692,6 +692,57 @@ def doctor_apply(*, doctor: DoctorRun, index: int | None = None, steps: int | No
     return deck_version_save(deck=deck, note=f"Deck doctor: {note}")
 
 
+def proven_swaps(doctor: DoctorRun, step: int = 1) -> list[dict[str, Any]]:
+    """The significant swaps of a finished doctor's step `step` (1: the deck as it is), best
+    first: the ones `doctor_check` can check."""
+    result = doctor.result or {}
+    steps = result.get("steps") or [{"step": 1, **result}]
+    if type(step) is not int or not 1 <= step <= len(steps):
+        return []
+    return [s for s in steps[step - 1].get("swaps", []) if s["significant"]]
+
+
+def doctor_check(
+    *,
+    doctor: DoctorRun,
+    swap: int = 0,
+    step: int = 1,
+    bot: str | None = None,
+    budget: Any = None,
+    games: Any = None,
+    idempotency_key: str | None = None,
+    dispatch: bool = True,
+) -> tuple[SimulationRun, bool]:
+    """Check proven swap `swap` of step `step` with stronger bots: its evidence, the swap's
+    last what-if run (`run`, its largest), checked by `runs.run_check` as any run is: the same
+    what-if again with `bot` in every seat, linked to it by `checks`. A doctor not done is
+    refused with 409 (`not_finished`); no such proven swap, or a bad bot, budget or number of
+    games, with 400 and nothing written."""
+    if doctor.status != DoctorRun.Status.DONE:
+        raise RunRefused(
+            f"This deck doctor run is {doctor.status}: only a finished search's swaps can be "
+            "checked.", code="not_finished", status=409,
+        )  # fmt: skip
+    proven = proven_swaps(doctor, step)
+    if type(swap) is not int or not 0 <= swap < len(proven):
+        detail = (
+            f"Step {step} has {len(proven)} proven swap{'s' if len(proven) != 1 else ''}: "
+            "swap is an index among them, from 0."
+            if proven
+            else "No proven swap of this deck doctor run at that step to check."
+        )
+        raise refuse(detail, code="not_found", attr="swap")
+    run = SimulationRun.objects.filter(pk=proven[swap]["run"], owner=doctor.owner).first()
+    if run is None:
+        raise RunRefused(
+            "The run that proved this swap was deleted.", code="evidence_gone", status=409
+        )
+    return runs.run_check(
+        run=run, bot=bot, budget=budget, games=games, idempotency_key=idempotency_key,
+        dispatch=dispatch,
+    )  # fmt: skip
+
+
 def doctor_execute_locally(*, doctor: DoctorRun) -> DoctorRun:
     """Play every stage of `doctor` in this process (tests, benchmarks): the same runs and
     `chunk_execute` a worker uses, advanced by the same `doctor_advance`."""

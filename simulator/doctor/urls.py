@@ -10,4 +10,5 @@ urlpatterns = [
     path("<int:pk>/progress/", views.doctor_progress, name="doctor-progress"),
     path("<int:pk>/cancel/", views.doctor_cancel, name="doctor-cancel"),
     path("<int:pk>/apply/", views.doctor_apply, name="doctor-apply"),
+    path("<int:pk>/check/", views.doctor_check, name="doctor-check"),
 ]

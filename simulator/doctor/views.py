@@ -4,6 +4,8 @@ simulator/doctor/selectors.py."""
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
@@ -11,12 +13,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from cards.models import StarterDeck
 from config.api import DomainError
+from config.pages import show_problems
 from decks.models import Deck
 from simulator.doctor import selectors
 from simulator.doctor import services as doctors
 from simulator.doctor.models import DoctorRun
 from simulator.engine.core.registry import bot_label
 from simulator.games import deck_game
+from simulator.runs.pages import bot_name, bots_text, player_names, verdict_text
+from simulator.runs.selectors import checks_of
 
 OPPONENT_ROWS = 3
 BUDGETS = (2_000, 6_000, 12_000, 30_000)
@@ -109,17 +114,26 @@ def doctor_new(request, deck_id: int):
     return render(request, "simulator/doctor/new.html", context, status=400 if problems else 200)
 
 
-def _swap_rows(doctor: DoctorRun, swaps: list[dict], *, first: bool) -> list[dict]:
-    """A step's swaps for the page, each with a replay that shows the difference; the first
-    step's suggestions each with the index `apply` takes."""
+def _swap_rows(doctor: DoctorRun, swaps: list[dict], *, number: int, checks: dict) -> list[dict]:
+    """A step's swaps for the page, each with a replay that shows the difference and, when
+    proven, the index `apply` (step 1) and `check` take and its checks with stronger bots."""
     out = []
-    suggested = 0
+    proven = 0
     for swap in swaps:
         stage = doctor.stages.filter(run_id=swap["run"]).select_related("run").first()
         sample = selectors.doctor_replay_sample(stage.run) if stage else None
-        index = suggested if first and swap["significant"] else None
-        out.append({**swap, "apply_index": index, "sample": sample})
-        suggested += 1 if swap["significant"] else 0
+        index = proven if swap["significant"] else None
+        names = player_names(stage.run.plan["players"]) if stage else []
+        rows = [
+            {"comparison": c, "text": verdict_text(c, names),
+             "playing": c["status"] in DoctorRun.ACTIVE}
+            for c in checks.get(swap["run"], [])
+        ]  # fmt: skip
+        out.append(
+            {**swap, "apply_index": index if number == 1 else None, "check_index": index,
+             "sample": sample, "checks": rows}
+        )  # fmt: skip
+        proven += 1 if swap["significant"] else 0
     return out
 
 
@@ -128,6 +142,7 @@ def _steps(doctor: DoctorRun) -> list[dict]:
     better swap can be applied with the steps before it (the chain's prefix)."""
     result = doctor.result or {}
     steps = result.get("steps") or [{"step": 1, **result}]
+    checks = checks_of(selectors.doctor_swap_runs(doctor))
     out = []
     for step in steps:
         number = step.get("step", 1)
@@ -135,7 +150,7 @@ def _steps(doctor: DoctorRun) -> list[dict]:
             {
                 **step,
                 "number": number,
-                "rows": _swap_rows(doctor, step.get("swaps", []), first=number == 1),
+                "rows": _swap_rows(doctor, step.get("swaps", []), number=number, checks=checks),
                 "best": step["swaps"][0] if step.get("improved") else None,
             }
         )
@@ -151,6 +166,8 @@ def doctor_detail(request, pk: int):
 
 def _detail_context(doctor: DoctorRun) -> dict:
     names = dict(deck_game().formats)
+    bots = selectors.doctor_bots(doctor)
+    stronger = deck_game().stronger_bot(b["bot"] for b in bots)
     return {
         "doctor": doctor,
         "format_label": names.get(doctor.format, doctor.format),
@@ -159,6 +176,10 @@ def _detail_context(doctor: DoctorRun) -> dict:
         "percent": round(100 * doctor.progress),
         "step": len(doctor.state.get("steps", [])) + 1,
         "look": doctor.round - doctor.state.get("round0", 0),
+        "measured": bots_text(bots),
+        "stronger": bot_name(stronger).lower() if stronger else "",
+        # A double-clicked "Check with stronger bots" sends the same key twice: one check.
+        "idempotency_key": uuid.uuid4().hex,
     }
 
 
@@ -193,3 +214,26 @@ def doctor_apply(request, pk: int):
         return redirect("simulator:doctor", pk=doctor.pk)
     messages.success(request, f"Saved as version {version.number}: {version.note}.")
     return redirect("decks:detail", pk=doctor.deck_id)
+
+
+@login_required
+@require_POST
+def doctor_check(request, pk: int):
+    """Check a proven swap with stronger bots (services.doctor_check: the run that proved it,
+    checked as any run is); back to the doctor's page, where the check shows beside the swap."""
+    doctor = selectors.doctor_get(owner=request.user, pk=pk)
+    try:
+        check, _ = doctors.doctor_check(
+            doctor=doctor, step=int(request.POST.get("step", "1")),
+            swap=int(request.POST.get("swap", "0")),
+            idempotency_key=request.POST.get("idempotency_key") or None,
+        )  # fmt: skip
+    except ValueError:
+        messages.error(request, "No such swap.")
+    except DomainError as exc:
+        show_problems(request, exc)
+    else:
+        messages.info(
+            request, f"Checking the swap with stronger bots: run #{check.pk}, its verdict below."
+        )
+    return redirect("simulator:doctor", pk=doctor.pk)

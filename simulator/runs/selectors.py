@@ -307,6 +307,20 @@ def run_checks(run: SimulationRun) -> dict[str, Any]:
     }
 
 
+def checks_of(run_ids: list[int]) -> dict[int, list[Comparison]]:
+    """The checks with stronger bots of each of the runs `run_ids` (finished or not), newest
+    first, each beside the run it checks: one query (the deck doctor's proven swaps)."""
+    out: dict[int, list[Comparison]] = {pk: [] for pk in run_ids}
+    if not run_ids:
+        return out
+    rows = SimulationRun.objects.filter(Q(pk__in=run_ids) | Q(checks_id__in=run_ids))
+    by_pk = {r.pk: r for r in rows.order_by("-pk")}
+    for r in by_pk.values():
+        if r.checks_id in out:
+            out[r.checks_id].append(_comparison(by_pk.get(r.checks_id), r))
+    return out
+
+
 def _comparison(original: SimulationRun | None, check: SimulationRun) -> Comparison:
     """`original` and `check` side by side with the verdict (`original` None: unread, the
     check still playing, or deleted)."""

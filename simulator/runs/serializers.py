@@ -59,8 +59,8 @@ class RunCheckSerializer(StrictJSON, serializers.Serializer):
         required=False,
         max_length=40,
         help_text="The bot in every seat; by default the next one up the game's order of "
-        "strength from the run's strongest (High Stakes Drifter: random, heuristic, search, "
-        "ismcts).",
+        "strength from the run's strongest (High Stakes Drifter: random, heuristic, sharp, "
+        "search, ismcts).",
     )
     budget = serializers.IntegerField(
         required=False, min_value=1, help_text="The bot's budget (default: the bot's own)."

@@ -96,3 +96,35 @@ def test_a_chained_search_shows_its_steps_in_order_and_applies_the_chain(signed_
     named = "; ".join(f"\u22121 {s['cut_name']}, +1 {s['add_name']}" for s in chain)
     expect(page.locator("body")).to_contain_text(f"Deck doctor: {named}")
     assert checks.errors == []
+
+
+def test_a_proven_swap_is_checked_with_stronger_bots_and_its_verdict_shown(signed_up_page):
+    """#25 §6: the page says what the swaps were measured with; "Check with stronger bots"
+    beside a proven swap starts the check and comes back to the doctor, which reads the
+    check's status, then (played here, in process) its verdict beside the swap."""
+    from django.contrib.auth import get_user_model
+
+    from simulator.runs.models import SimulationRun
+    from simulator.runs.services import run_execute_locally
+    from tests.simulator.test_doctor import proven_doctor
+
+    page = signed_up_page
+    checks = PageChecks(page, width=390, label="doctor")
+    doctor = proven_doctor(get_user_model().objects.get(username="cowpoke"))
+    page.goto(f"/simulations/doctor/{doctor.pk}/")
+    expect(page.locator("#doctor-measured")).to_have_text("Measured with heuristic bots.")
+    button = page.locator("#doctor-swaps .doctor-check")
+    expect(button).to_have_text("Check with stronger bots")
+    button.click()
+    page.wait_for_url(f"**/simulations/doctor/{doctor.pk}/")
+    check = SimulationRun.objects.get(checks_id=doctor.result["swaps"][0]["run"])
+    expect(page.locator(f"#check-verdict-{check.pk}")).to_contain_text("still playing")
+    SimulationRun.objects.filter(pk=check.pk).update(games=20)
+    check.refresh_from_db()
+    run_execute_locally(run=check)
+    page.reload()
+    verdict = page.locator(f"#check-verdict-{check.pk}")
+    expect(verdict).to_contain_text("with sharp bots in every seat")
+    assert verdict.get_attribute("data-verdict") in ("holds", "weaker", "reverses", "unclear")
+    checks.page_ok("e2e-check")
+    assert checks.errors == []

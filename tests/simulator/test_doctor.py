@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 import re
 
+import pytest
+
 from cards.models import KickerChip, StarterDeck
 from decks import engine_catalogue
 from decks.services import deck_create
@@ -555,3 +557,110 @@ def test_the_pages_start_show_and_apply_a_search(client, user, other_user, catal
     client.force_login(other_user)
     assert client.get(f"/simulations/doctor/{doctor.pk}/").status_code == 404
     assert client.get(f"/simulations/doctor/deck/{deck.pk}/").status_code == 404
+
+
+# --- a proven swap checked with stronger bots (#25 §6) -------------------------------------
+
+
+@pytest.fixture
+def proven(user, catalogue):
+    return proven_doctor(user)
+
+
+def proven_doctor(user):
+    """A finished doctor run whose one proven swap (cut Useless Uriah, add a Henry Meek) stands
+    on one what-if run played by heuristic bots: the stored shape of a doctor's result, its
+    search skipped (the search itself is tested above)."""
+    from simulator.doctor.models import DoctorRun, DoctorStage
+    from simulator.runs.services import run_create, run_execute_locally
+
+    deck = planted_deck(user)
+    swap = {"cut": WEAK, "add": "HSD-012"}
+    changed = {"deck": deck.pk, "bot": BOT, "remove": {WEAK: 1}, "add": {"HSD-012": 1}}
+    run, _ = run_create(
+        owner=user, game="drifter", kind="what_if", format=deck.format, games=100, seed=4,
+        players=[{"deck": deck.pk, "bot": BOT}, changed, *GAUNTLET], count_active=False,
+        dispatch=False,
+    )  # fmt: skip
+    run = run_execute_locally(run=run)
+    row = {**swap, "cut_name": "Useless Uriah", "add_name": "Henry Meek", "change": 0.03,
+           "low": 0.01, "high": 0.05, "p": 0.001, "p_adjusted": 0.002, "significant": True,
+           "games": 200, "looks": 1, "runs": [run.pk], "run": run.pk}  # fmt: skip
+    result = {"method": "Holm", "improved": True, "stopped_early": True, "looks": 2,
+              "looked": 1, "games_spent": 200, "budget_left": 800, "swaps": [row]}  # fmt: skip
+    doctor = DoctorRun.objects.create(
+        owner=user, deck=deck, format=deck.format, gauntlet=GAUNTLET, source="format", bot=BOT,
+        budget=1000, seed=3, status="done", round=1, games_spent=200, result=result,
+    )  # fmt: skip
+    DoctorStage.objects.create(doctor=doctor, run=run, round=1, swap=swap)
+    return doctor
+
+
+def test_a_doctor_says_what_its_swaps_were_measured_with(user_client, proven):
+    body = user_client.get(f"/api/v1/doctor/{proven.pk}/").json()
+    assert body["measured_with"] == [{"bot": "heuristic", "budget": None}]
+    assert body["checks"] == []
+
+
+def test_a_proven_swap_is_checked_by_checking_the_run_that_proved_it(user_client, proven):
+    from simulator.runs.models import SimulationRun
+
+    evidence = SimulationRun.objects.get(pk=proven.result["swaps"][0]["run"])
+    response = user_client.post(f"/api/v1/doctor/{proven.pk}/check/", {}, format="json")
+    assert response.status_code == 202, response.json()
+    body = response.json()
+    assert response["Location"].endswith(f"/api/v1/simulations/{body['id']}/")
+    check = SimulationRun.objects.get(pk=body["id"])
+    assert check.checks_id == evidence.pk and check.kind == "what_if"
+    assert [p["bot"] for p in check.plan["players"]] == ["sharp"] * 3
+    assert [p["seat"]["deck"] for p in check.plan["players"]] == [
+        p["seat"]["deck"] for p in evidence.plan["players"]
+    ]
+    (row,) = user_client.get(f"/api/v1/doctor/{proven.pk}/").json()["checks"]
+    assert (row["original"], row["run"], row["bot"]) == (evidence.pk, check.pk, "sharp")
+    assert row["verdict"] == "unclear"  # still playing
+
+
+def test_a_bad_doctor_check_is_refused_and_writes_nothing(
+    user_client, proven, other_user, api_client
+):
+    from simulator.runs.models import SimulationRun
+
+    before = SimulationRun.objects.count()
+    url = f"/api/v1/doctor/{proven.pk}/check/"
+    for body, attr in (({"bot": "nobody"}, "bot"), ({"swap": 1}, "swap"), ({"step": 2}, "swap")):
+        response = user_client.post(url, body, format="json")
+        assert response.status_code == 400, response.json()
+        assert response.json()["errors"][0]["attr"] == attr
+    api_client.force_authenticate(other_user)
+    assert api_client.post(url, {}, format="json").status_code == 404
+    proven.status = "running"
+    proven.save(update_fields=["status"])
+    response = user_client.post(url, {}, format="json")
+    assert response.status_code == 409 and response.json()["errors"][0]["code"] == "not_finished"
+    assert SimulationRun.objects.count() == before
+
+
+def test_the_doctor_page_checks_a_proven_swap_and_shows_the_verdict(web, proven):
+    from simulator.runs.models import SimulationRun
+    from simulator.runs.services import run_execute_locally
+
+    page = web.get(f"/simulations/doctor/{proven.pk}/").content.decode()
+    assert "Measured with heuristic bots." in page
+    assert 'class="doctor-check"' in page and "sharp bot in every seat" in page
+    response = web.post(
+        f"/simulations/doctor/{proven.pk}/check/", {"step": 1, "swap": 0, "idempotency_key": "k"}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == f"/simulations/doctor/{proven.pk}/"
+    web.post(f"/simulations/doctor/{proven.pk}/check/", {"swap": 0, "idempotency_key": "k"})
+    check = SimulationRun.objects.get(checks_id=proven.result["swaps"][0]["run"])  # one
+    page = web.get(f"/simulations/doctor/{proven.pk}/").content.decode()
+    assert f'id="check-verdict-{check.pk}"' in page and "still playing" in page
+    SimulationRun.objects.filter(pk=check.pk).update(games=20)
+    check.refresh_from_db()
+    run_execute_locally(run=check)
+    page = web.get(f"/simulations/doctor/{proven.pk}/").content.decode()
+    verdict = re.search(rf'id="check-verdict-{check.pk}" data-verdict="(\w+)"', page)
+    assert verdict and verdict.group(1) in ("holds", "weaker", "reverses", "unclear")
+    assert "still playing" not in page
