@@ -168,10 +168,14 @@ def _detail_context(doctor: DoctorRun) -> dict:
     names = dict(deck_game().formats)
     bots = selectors.doctor_bots(doctor)
     stronger = deck_game().stronger_bot(b["bot"] for b in bots)
+    steps = _steps(doctor) if doctor.status == DoctorRun.Status.DONE and doctor.result else []
+    checking = any(c["playing"] for s in steps for row in s["rows"] for c in row["checks"])
     return {
         "doctor": doctor,
         "format_label": names.get(doctor.format, doctor.format),
-        "steps": _steps(doctor) if doctor.status == DoctorRun.Status.DONE and doctor.result else [],
+        "steps": steps,
+        # the page keeps polling while the search, or a check of one of its swaps, plays
+        "watching": doctor.is_active or checking,
         "chain": doctors.chain_swaps(doctor) if doctor.status == DoctorRun.Status.DONE else [],
         "percent": round(100 * doctor.progress),
         "step": len(doctor.state.get("steps", [])) + 1,
@@ -185,7 +189,8 @@ def _detail_context(doctor: DoctorRun) -> dict:
 
 @login_required
 def doctor_progress(request, pk: int):
-    """The htmx fragment the page polls every second until the search ends."""
+    """The htmx fragment the page polls every second until the search ends (every two while
+    a check of one of its swaps plays)."""
     doctor = selectors.doctor_get(owner=request.user, pk=pk)
     return render(request, "simulator/doctor/_progress.html", _detail_context(doctor))
 

@@ -72,8 +72,8 @@ def test_a_chained_search_shows_its_steps_in_order_and_applies_the_chain(signed_
     checks = PageChecks(page, width=width, label="doctor")
     deck = _planted_for("cowpoke")
     doctor, _ = doctor_create(
-        owner=deck.owner, deck_id=deck.pk, gauntlet=[{"starter": "HSD-S2"}], source="format",
-        budget=12000, seed=0,
+        owner=deck.owner, deck_id=deck.pk, gauntlet=[{"starter": "HSD-S2", "bot": "heuristic"}],
+        source="format", budget=12000, seed=0, bot="heuristic",  # the bots this seed was sized for
     )  # fmt: skip
     doctor = doctor_execute_locally(doctor=doctor)
     steps = doctor.result["steps"]
@@ -101,7 +101,8 @@ def test_a_chained_search_shows_its_steps_in_order_and_applies_the_chain(signed_
 def test_a_proven_swap_is_checked_with_stronger_bots_and_its_verdict_shown(signed_up_page):
     """#25 §6: the page says what the swaps were measured with; "Check with stronger bots"
     beside a proven swap starts the check and comes back to the doctor, which reads the
-    check's status, then (played here, in process) its verdict beside the swap."""
+    check's status, then (played here, in process) its verdict beside the swap, without a
+    reload."""
     from django.contrib.auth import get_user_model
 
     from simulator.runs.models import SimulationRun
@@ -122,9 +123,9 @@ def test_a_proven_swap_is_checked_with_stronger_bots_and_its_verdict_shown(signe
     SimulationRun.objects.filter(pk=check.pk).update(games=20)
     check.refresh_from_db()
     run_execute_locally(run=check)
-    page.reload()
-    verdict = page.locator(f"#check-verdict-{check.pk}")
-    expect(verdict).to_contain_text("with sharp bots in every seat")
+    verdict = page.locator(f"#check-verdict-{check.pk}")  # the page polls while it plays
+    expect(verdict).to_contain_text("with sharp bots in every seat", timeout=15_000)
+    expect(page.locator("#doctor-progress[hx-get]")).to_have_count(0)  # and then stops
     assert verdict.get_attribute("data-verdict") in ("holds", "weaker", "reverses", "unclear")
     checks.page_ok("e2e-check")
     assert checks.errors == []
