@@ -13,7 +13,27 @@ from django.utils.formats import date_format
 from cards.models import StarterDeck
 from decks.models import Deck
 from simulator.engine.core.errors import EngineError
+from simulator.engine.core.registry import bot_label
 from simulator.games.replays import replay_step
+
+#: What a budgeted bot's budget counts, in the forms' words.
+BUDGET_UNITS = {"search": "rollouts", "ismcts": "iterations"}
+
+
+def budget_fields(service: Any) -> dict[str, Any]:
+    """What a form needs to offer a budget a seat: each budgeted bot's default, maximum, name and
+    what its budget counts (`budgets`), and the largest maximum (`budget_max`, the field's)."""
+    budgets = {
+        bot: {
+            "default": default,
+            "max": most,
+            "name": bot_label(bot)[0],
+            "unit": BUDGET_UNITS.get(bot, "tries"),
+        }
+        for bot, (default, most) in service.bot_budgets.items()
+    }
+    most = max((b["max"] for b in budgets.values()), default=None)
+    return {"budgets": budgets, "budget_max": most}
 
 
 def deck_choices(user) -> list[tuple[str, list[tuple[str, str]]]]:

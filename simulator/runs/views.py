@@ -17,7 +17,7 @@ from config.pages import show_problems
 from simulator.engine.core.registry import BOT_LABELS, bot_label
 from simulator.games import GameService, service_specs
 from simulator.games import pages as game_pages
-from simulator.games.pages import int_param, render_replay
+from simulator.games.pages import budget_fields, int_param, render_replay
 from simulator.games.problems import RunRefused
 from simulator.runs import pages, selectors, services
 from simulator.runs.models import SimulationRun
@@ -87,6 +87,7 @@ def _form_context(
             for v in chosen.play_variants
         ],
         "bots": [(b, *bot_label(b)) for b in bots],
+        **budget_fields(chosen),
         "deck_choices": deck_choices,
         "rows": _form_rows(chosen, data, deck_choices, problems or []),
         "data": data,
@@ -119,20 +120,28 @@ def _form_rows(
                 "index": i,
                 "deck": data.get(f"deck_{i}", starters[i] if i < len(starters) else ""),
                 "bot": data.get(f"bot_{i}", default_bot if playing else ""),
+                # one budget a row: it counts the chosen bot's rollouts or iterations
+                "budget": data.get(f"budget_{i}", ""),
                 "problems": by_row.get(i, []),
             }
         )
     return rows
 
 
-def _players_from_post(post, needs_decks: bool) -> tuple[list[dict[str, Any]], list[int]]:
-    """The players of the form's rows that play (a bot chosen), and the row of each."""
+def _players_from_post(
+    post, needs_decks: bool, budgeted: Any = ()
+) -> tuple[list[dict[str, Any]], list[int]]:
+    """The players of the form's rows that play (a bot chosen), and the row of each; a row's
+    budget goes with a bot that takes one (`budgeted`), and the run service checks it."""
     players, rows = [], []
     for i in range(MAX_PLAYERS):
         bot = post.get(f"bot_{i}", "").strip()
         if not bot:
             continue  # an empty bot: this row does not play
         player: dict[str, Any] = {"bot": bot}
+        budget = post.get(f"budget_{i}", "").strip()
+        if budget and bot in budgeted:
+            player["budget"] = int(budget) if budget.isdigit() else budget
         source = post.get(f"deck_{i}", "")
         if needs_decks and source:
             kind, _, ref = source.partition(":")
@@ -166,7 +175,8 @@ def run_new(request):
         game = post.get("game", DEFAULT_GAME)
         spec = service_specs().get(game)
         needs_decks = spec.spec.needs_decks if spec else True
-        players, rows = _players_from_post(post, needs_decks)
+        budgeted = spec.bot_budgets if spec else ()
+        players, rows = _players_from_post(post, needs_decks, budgeted)
         try:
             run, _ = services.run_create(
                 owner=request.user,

@@ -21,9 +21,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from config.api import DomainError
 from config.pages import show_problems
 from simulator.engine.core.errors import RulesError
-from simulator.engine.core.registry import bot_label
 from simulator.games import GameService, service_for, service_specs
-from simulator.games.pages import deck_choices, render_replay
+from simulator.games.pages import budget_fields, deck_choices, render_replay
 from simulator.games.problems import RunRefused
 from simulator.runs import services
 from simulator.table import selectors
@@ -43,22 +42,10 @@ def variant_name(name: str) -> str:
 
 # --- setting up a game -----------------------------------------------------------------------
 
-# What a budgeted bot's budget counts, in the setup form's words.
-BUDGET_UNITS = {"search": "rollouts", "ismcts": "iterations"}
-
 
 def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
     spec = service.spec
     data = data or {}
-    budgets = {
-        bot: {
-            "default": default,
-            "max": most,
-            "name": bot_label(bot)[0],
-            "unit": BUDGET_UNITS.get(bot, "tries"),
-        }
-        for bot, (default, most) in service.bot_budgets.items()
-    }
     rows = []
     for i in range(1, min(spec.max_players, 8)):
         default_bot = service.default_bot() if i == 1 else ""
@@ -73,12 +60,11 @@ def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
             }
         )
     return {
-        "budget_max": max((most for _, most in service.bot_budgets.values()), default=None),
+        **budget_fields(service),
         "games": [{"name": g.name, "title": g.title} for g in service_specs().values()],
         "game": service,
         "needs_decks": spec.needs_decks,
         "bots": sorted(spec.bots),
-        "budgets": budgets,
         "rows": rows,
         "min_opponents": spec.min_players - 1,
         # The seats past the fewest a game needs are folded away unless one was filled in.

@@ -170,6 +170,32 @@ def test_submitting_the_form_twice_makes_one_run(logged_in, catalogue):
     assert SimulationRun.objects.count() == 1
 
 
+def test_a_rows_budget_goes_with_a_bot_that_takes_one(logged_in, catalogue):
+    """#25 §2: the form offers a budget a row; the search bot's reaches the plan, the random
+    bot (no budget) ignores the field."""
+    form = logged_in.get("/simulations/new/?game=drifter").content.decode()
+    assert 'name="budget_0"' in form and 'id="budget-note"' in form
+    assert "the search bot tries each choice 24 times by default (rollouts, up to 400)" in form
+    run = _start(logged_in, game="drifter", format="standard", games="4", deck_0="starter:HSD-S1",
+                 deck_1="starter:HSD-S2", bot_0="search", budget_0="40", bot_1="random",
+                 budget_1="9")  # fmt: skip
+    players = run.plan["players"]
+    assert (players[0]["bot"], players[0]["budget"]) == ("search", 40)
+    assert players[1]["bot"] == "random" and "budget" not in players[1]
+
+
+def test_a_budget_past_the_bots_maximum_is_refused_and_nothing_is_written(logged_in, catalogue):
+    response = logged_in.post("/simulations/new/", {
+        "game": "drifter", "format": "standard", "games": "4", "deck_0": "starter:HSD-S1",
+        "deck_1": "starter:HSD-S2", "bot_0": "search", "budget_0": "401", "bot_1": "random"})  # fmt: skip
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "run-errors" in page
+    assert "The search bot&#x27;s budget is a whole number of rollouts from 1 to 400." in page
+    assert 'value="401"' in page  # the form keeps what was typed
+    assert SimulationRun.objects.count() == 0
+
+
 def test_a_refused_run_shows_the_problems(logged_in, catalogue):
     response = logged_in.post("/simulations/new/", {"game": "quickdraw", "games": "10",
                                                     "bot_0": "heuristic"})  # fmt: skip
