@@ -186,7 +186,8 @@ def test_a_rows_budget_goes_with_a_bot_that_takes_one(logged_in, catalogue):
 
 def test_a_budget_past_the_bots_maximum_is_refused_and_nothing_is_written(logged_in, catalogue):
     form = {"game": "drifter", "format": "standard", "games": "4", "deck_0": "starter:HSD-S1",
-            "deck_1": "starter:HSD-S2", "bot_0": "search", "budget_0": "401", "bot_1": "random"}  # fmt: skip
+            "deck_1": "starter:HSD-S2", "bot_0": "search", "budget_0": "401",
+            "bot_1": "random"}  # fmt: skip
     response = logged_in.post("/simulations/new/", form)
     assert response.status_code == 400
     page = response.content.decode()
