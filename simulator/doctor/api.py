@@ -32,6 +32,11 @@ class OpponentSerializer(StrictJSON, serializers.Serializer):
     bot = serializers.CharField(
         required=False, max_length=40, help_text="Its bot (default: the game's default bot)."
     )
+    budget = serializers.IntegerField(
+        required=False, min_value=1,
+        help_text="Its bot's budget: the search bot's rollouts or the tree search bot's "
+        "iterations a decision (default: the bot's own; up to the game's maximum).",
+    )  # fmt: skip
 
 
 class DoctorCreateSerializer(StrictJSON, serializers.Serializer):
@@ -51,6 +56,9 @@ class DoctorCreateSerializer(StrictJSON, serializers.Serializer):
     )  # fmt: skip
     bot = serializers.CharField(
         max_length=40, required=False, help_text="Your deck's bot (default: the game's default)."
+    )
+    bot_budget = serializers.IntegerField(
+        required=False, min_value=1, help_text="Your deck's bot's budget, as an opponent's."
     )
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**53 - 1)
     chain = serializers.BooleanField(
@@ -130,7 +138,8 @@ class DoctorSerializer(serializers.ModelSerializer):
     class Meta:
         model = DoctorRun
         fields = [
-            "id", "url", "deck", "format", "gauntlet", "source", "bot", "budget", "chain", "seed",
+            "id", "url", "deck", "format", "gauntlet", "source", "bot", "bot_budget", "budget",
+            "chain", "seed",
             "status", "round", "games_spent", "progress", "result", "stage_runs", "measured_with",
             "error", "created_at", "finished_at",
         ]  # fmt: skip
@@ -241,6 +250,7 @@ class DoctorViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             source=v["source"],
             budget=v["budget"],
             bot=v.get("bot", ""),
+            bot_budget=v.get("bot_budget"),
             seed=v.get("seed"),
             chain=v["chain"],
             idempotency_key=request.headers.get("Idempotency-Key") or None,

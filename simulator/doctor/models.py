@@ -32,6 +32,9 @@ class DoctorRun(models.Model):
     gauntlet = models.JSONField(help_text="The opponents: run players (deck and bot).")
     source = models.CharField(max_length=10, choices=Source.choices)
     bot = models.CharField(max_length=40)
+    bot_budget = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Your deck's bot's budget (null: the bot's default)."
+    )
     budget = models.PositiveIntegerField(help_text="Games the whole search may play.")
     chain = models.BooleanField(
         default=True,

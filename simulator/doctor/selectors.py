@@ -21,7 +21,10 @@ def doctor_bots(doctor: DoctorRun) -> list[BotUsed]:
     """The bots its swaps were measured with: the doctor's `bot` for the deck, then the
     gauntlet's (an opponent without one: the game's default bot), each once."""
     default = deck_game().default_bot()
-    players = [{"bot": doctor.bot}, *({"bot": g.get("bot") or default} for g in doctor.gauntlet)]
+    players = [
+        {"bot": doctor.bot, "budget": doctor.bot_budget},
+        *({"bot": g.get("bot") or default, "budget": g.get("budget")} for g in doctor.gauntlet),
+    ]
     return measured_with(players)
 
 

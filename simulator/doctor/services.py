@@ -52,6 +52,7 @@ from decks.services import deck_update, deck_version_save
 from simulator.common import conf
 from simulator.doctor.models import DoctorRun, DoctorStage
 from simulator.games import deck_game
+from simulator.games.players import budget_problems
 from simulator.games.problems import RunRefused, refuse
 from simulator.runs import services as runs
 from simulator.runs.followers import Follower
@@ -86,6 +87,8 @@ def _attr(attr: str | None) -> str | None:
         return attr
     head, _, rest = attr.partition(".")[2].partition(".")
     index = int(head)
+    if index == 0 and rest == "budget":
+        return "bot_budget"
     name = "deck" if index == 0 else f"gauntlet.{index - 1}"
     return f"{name}.{rest}" if rest else name
 
@@ -108,6 +111,7 @@ def doctor_create(
     source: str = DoctorRun.Source.FORMAT,
     budget: int,
     bot: str = "",
+    bot_budget: int | None = None,
     seed: int | None = None,
     chain: bool = True,
     idempotency_key: str | None = None,
@@ -126,21 +130,27 @@ def doctor_create(
     deck = _own_deck(owner=owner, deck_id=deck_id)
     _check_input(deck=deck, source=source, gauntlet=gauntlet, budget=budget, chain=chain)
     bot = bot or deck_game().default_bot()
+    if bot_budget is not None:  # checked before the row is written (the stage run checks it too)
+        problems = budget_problems(deck_game(), bot, bot_budget, "bot_budget")
+        if problems:
+            raise RunRefused(problems=problems)
     seed = runs.checked_seed(seed)
     _check_active_cap(owner=owner)
     fmt = format or deck.format
     gauntlet = [
-        {k: g[k] for k in ("deck", "public_deck", "starter", "bot") if k in g} for g in gauntlet
+        {k: g[k] for k in ("deck", "public_deck", "starter", "bot", "budget") if k in g}
+        for g in gauntlet
     ]
     try:
         with transaction.atomic():
             doctor = DoctorRun.objects.create(
                 owner=owner, deck=deck, format=fmt, gauntlet=gauntlet, source=source, bot=bot,
-                budget=budget, seed=seed, chain=chain, idempotency_key=idempotency_key or None,
+                bot_budget=bot_budget, budget=budget, seed=seed, chain=chain,
+                idempotency_key=idempotency_key or None,
             )  # fmt: skip
     except IntegrityError:
         return DoctorRun.objects.get(owner=owner, idempotency_key=idempotency_key), False
-    _start_round_zero(doctor=doctor, deck=deck, gauntlet=gauntlet, budget=budget, bot=bot)
+    _start_round_zero(doctor=doctor, gauntlet=gauntlet, budget=budget)
     return doctor, True
 
 
@@ -187,13 +197,11 @@ def _check_active_cap(*, owner) -> None:
         )
 
 
-def _start_round_zero(
-    *, doctor: DoctorRun, deck: Deck, gauntlet: list[dict], budget: int, bot: str
-) -> None:
+def _start_round_zero(*, doctor: DoctorRun, gauntlet: list[dict], budget: int) -> None:
     """Round 0: the gauntlet run that ranks the deck's cards; its refusal named as the
     doctor's input names it (`deck`, `gauntlet.N`). The doctor takes the run's format."""
     games = max(MIN_GAMES, int(budget * FIRST_SHARE) // len(gauntlet))
-    players = [{"deck": deck.pk, "bot": bot}, *gauntlet]
+    players = [_player(doctor, {}), *gauntlet]
     try:
         with transaction.atomic():
             run = _stage_run(doctor, players=players, kind=SimulationRun.Kind.GAUNTLET,
@@ -561,6 +569,8 @@ def _player(doctor: DoctorRun, change: dict[str, int]) -> dict[str, Any]:
     """The doctor's deck as a run's player, with a net change made by remove/add (no deck row
     is written during a search, docs/simulations.md)."""
     player: dict[str, Any] = {"deck": doctor.deck_id, "bot": doctor.bot}
+    if doctor.bot_budget is not None:
+        player["budget"] = doctor.bot_budget
     if change:
         player["remove"] = {c: -n for c, n in sorted(change.items()) if n < 0}
         player["add"] = {c: n for c, n in sorted(change.items()) if n > 0}

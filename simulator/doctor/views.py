@@ -5,6 +5,7 @@ simulator/doctor/selectors.py."""
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,12 +21,19 @@ from simulator.doctor import services as doctors
 from simulator.doctor.models import DoctorRun
 from simulator.engine.core.registry import bot_label
 from simulator.games import deck_game
+from simulator.games.pages import budget_fields
 from simulator.runs.pages import bot_name, bots_text, player_names, verdict_text
 from simulator.runs.selectors import checks_of
 
 OPPONENT_ROWS = 3
 BUDGETS = (2_000, 6_000, 12_000, 30_000)
-ATTR_WORDS = {"deck": "Your deck", "budget": "Budget", "source": "Added cards", "format": "Format"}
+ATTR_WORDS = {
+    "deck": "Your deck",
+    "budget": "Budget",
+    "bot_budget": "Your deck's bot",
+    "source": "Added cards",
+    "format": "Format",
+}
 
 
 def _attr_words(attr: str | None) -> str:
@@ -48,6 +56,15 @@ def _opponent_choices(user) -> list[tuple[str, str]]:
     return starters + mine
 
 
+def _budget(post, field: str, bot: str) -> Any:
+    """A form's budget for `bot`: None when empty or the bot takes none (the field is there
+    for every row); what was typed otherwise, for the run service to check."""
+    typed = post.get(field, "").strip()
+    if not typed or bot not in deck_game().bot_budgets:
+        return None
+    return int(typed) if typed.isdigit() else typed
+
+
 def _gauntlet_from_post(post) -> list[dict]:
     gauntlet = []
     for row in range(OPPONENT_ROWS):
@@ -56,9 +73,11 @@ def _gauntlet_from_post(post) -> list[dict]:
         if kind not in ("starter", "deck") or not value:
             continue
         bot = post.get(f"bot_{row}") or deck_game().default_bot()
-        gauntlet.append(
-            {kind: int(value) if kind == "deck" and value.isdigit() else value, "bot": bot}
-        )
+        opponent = {kind: int(value) if kind == "deck" and value.isdigit() else value, "bot": bot}
+        budget = _budget(post, f"budget_{row}", bot)
+        if budget is not None:
+            opponent["budget"] = budget
+        gauntlet.append(opponent)
     return gauntlet
 
 
@@ -74,11 +93,13 @@ def doctor_new(request, deck_id: int):
             budget = int(post.get("budget", ""))
         except ValueError:
             budget = 0
+        bot = post.get("bot") or deck_game().default_bot()
         try:
             doctor, _ = doctors.doctor_create(
                 owner=request.user, deck_id=deck.pk, format=post.get("format", ""),
                 gauntlet=_gauntlet_from_post(post), source=post.get("source", ""),
                 budget=budget, bot=post.get("bot") or "", chain=post.get("chain") == "on",
+                bot_budget=_budget(post, "bot_budget", bot),
                 idempotency_key=post.get("idempotency_key") or None,
             )  # fmt: skip
             return redirect("simulator:doctor", pk=doctor.pk)
@@ -101,9 +122,12 @@ def doctor_new(request, deck_id: int):
                 "index": i,
                 "chosen": (post or {}).get(f"opponent_{i}", "starter:HSD-S2" if i == 0 else ""),
                 "bot": (post or {}).get(f"bot_{i}", deck_game().default_bot()),
+                "budget": (post or {}).get(f"budget_{i}", ""),
             }
             for i in range(OPPONENT_ROWS)
         ],
+        "bot_budget": (post or {}).get("bot_budget", ""),
+        "bot_budget_fields": budget_fields(deck_game()),
         "bots": [(b, bot_label(b)[0]) for b in bots],
         "default_bot": (post or {}).get("bot") or deck_game().default_bot(),
         "problems": problems,

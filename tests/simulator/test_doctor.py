@@ -322,6 +322,16 @@ def test_bad_input_is_a_400_in_the_one_error_shape_and_writes_nothing(user_clien
         (doctor_body(deck, gauntlet=[{"starter": "HSD-S2", "bot": "psychic"}]), "gauntlet.0.bot"),
         (doctor_body(deck, format="jousting"), None),
         (doctor_body(deck, chain="maybe"), "chain"),
+        (doctor_body(deck, bot="search", bot_budget=401), "bot_budget"),  # past its maximum
+        (doctor_body(deck, bot_budget=40), "bot_budget"),  # the heuristic takes no budget
+        (
+            doctor_body(deck, gauntlet=[{"starter": "HSD-S2", "bot": "search", "budget": 999}]),
+            "gauntlet.0.budget",
+        ),
+        (
+            doctor_body(deck, gauntlet=[{"starter": "HSD-S2", "bot": "random", "budget": 5}]),
+            "gauntlet.0.budget",
+        ),
         ({"gauntlet": GAUNTLET, "budget": 1000}, "deck"),
         ({**doctor_body(deck), "deck": "twelve"}, "deck"),
     ]
@@ -333,6 +343,48 @@ def test_bad_input_is_a_400_in_the_one_error_shape_and_writes_nothing(user_clien
         if attr is not None:
             assert attr in [e["attr"] for e in errors], (body, errors)
     assert DoctorRun.objects.count() == 0 and SimulationRun.objects.count() == 0
+
+
+def test_bots_budgets_reach_every_stage_run_of_the_doctor(user_client, user, catalogue):
+    """#25 §2: the deck's bot and each opponent's take a budget; the stage runs play with them
+    and the doctor says so."""
+    from simulator.models import DoctorRun
+
+    deck = planted_deck(user)
+    body = doctor_body(deck, bot="search", bot_budget=40,
+                       gauntlet=[{"starter": "HSD-S2", "bot": "ismcts", "budget": 30}])  # fmt: skip
+    response = user_client.post("/api/v1/doctor/", body, format="json")
+    assert response.status_code == 202, response.json()
+    assert response.json()["bot_budget"] == 40
+    assert response.json()["measured_with"] == [
+        {"bot": "search", "budget": 40}, {"bot": "ismcts", "budget": 30}
+    ]  # fmt: skip
+    players = DoctorRun.objects.get().stages.get().run.plan["players"]
+    assert [(p["bot"], p.get("budget")) for p in players] == [("search", 40), ("ismcts", 30)]
+
+
+def test_the_doctors_form_takes_a_budget_for_each_bot(client, user, catalogue):
+    from simulator.models import DoctorRun
+
+    client.force_login(user)
+    deck = planted_deck(user)
+    url = f"/simulations/doctor/deck/{deck.pk}/"
+    form = client.get(url).content.decode()
+    assert 'name="bot_budget"' in form and 'name="budget_0"' in form and 'id="budget-note"' in form
+    data = {"format": "standard", "opponent_0": "starter:HSD-S2", "bot_0": "search",
+            "budget_0": "12", "bot": "search", "bot_budget": "401", "source": "format",
+            "budget": "2000"}  # fmt: skip
+    refused = client.post(url, data)  # past the search bot's 400 rollouts
+    assert refused.status_code == 400 and DoctorRun.objects.count() == 0
+    assert "Your deck&#x27;s bot:</strong> The search bot&#x27;s budget" in refused.content.decode()
+    assert 'value="401"' in refused.content.decode()  # kept as typed
+    # a budget beside a bot that takes none (the heuristic) is not used
+    started = client.post(url, {**data, "bot": "heuristic", "bot_budget": "7"})
+    assert started.status_code == 302
+    doctor = DoctorRun.objects.get()
+    assert doctor.bot_budget is None and doctor.gauntlet == [
+        {"starter": "HSD-S2", "bot": "search", "budget": 12}
+    ]  # fmt: skip
 
 
 def test_a_doctor_run_is_capped_like_simulation_runs(user, catalogue, settings):

@@ -33,7 +33,10 @@ ROOMS = {
 
 # Columns later migrations added to the moved tables, each nullable so that a row the old
 # models wrote reads whole with NULL there: (column, type, null) by model.
-ADDED = {"simulationrun": [("checks_id", "ForeignKey", True)]}  # 0008: a check's run
+ADDED = {
+    "simulationrun": [("checks_id", "ForeignKey", True)],  # 0008: a check's run
+    "doctorrun": [("bot_budget", "PositiveIntegerField", True)],  # 0009: the deck's bot's budget
+}
 
 
 def _old_apps():
