@@ -5,7 +5,6 @@ simulator/doctor/selectors.py."""
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,7 +20,7 @@ from simulator.doctor import services as doctors
 from simulator.doctor.models import DoctorRun
 from simulator.engine.core.registry import bot_label
 from simulator.games import deck_game
-from simulator.games.pages import budget_fields
+from simulator.games.pages import budget_fields, posted_budget
 from simulator.runs.pages import bot_name, bots_text, player_names, verdict_text
 from simulator.runs.selectors import checks_of
 
@@ -56,15 +55,6 @@ def _opponent_choices(user) -> list[tuple[str, str]]:
     return starters + mine
 
 
-def _budget(post, field: str, bot: str) -> Any:
-    """A form's budget for `bot`: None when empty or the bot takes none (the field is there
-    for every row); what was typed otherwise, for the run service to check."""
-    typed = post.get(field, "").strip()
-    if not typed or bot not in deck_game().bot_budgets:
-        return None
-    return int(typed) if typed.isdigit() else typed
-
-
 def _gauntlet_from_post(post) -> list[dict]:
     gauntlet = []
     for row in range(OPPONENT_ROWS):
@@ -74,7 +64,7 @@ def _gauntlet_from_post(post) -> list[dict]:
             continue
         bot = post.get(f"bot_{row}") or deck_game().default_bot()
         opponent = {kind: int(value) if kind == "deck" and value.isdigit() else value, "bot": bot}
-        budget = _budget(post, f"budget_{row}", bot)
+        budget = posted_budget(post, f"budget_{row}", bot, deck_game())
         if budget is not None:
             opponent["budget"] = budget
         gauntlet.append(opponent)
@@ -99,7 +89,7 @@ def doctor_new(request, deck_id: int):
                 owner=request.user, deck_id=deck.pk, format=post.get("format", ""),
                 gauntlet=_gauntlet_from_post(post), source=post.get("source", ""),
                 budget=budget, bot=post.get("bot") or "", chain=post.get("chain") == "on",
-                bot_budget=_budget(post, "bot_budget", bot),
+                bot_budget=posted_budget(post, "bot_budget", bot, deck_game()),
                 idempotency_key=post.get("idempotency_key") or None,
             )  # fmt: skip
             return redirect("simulator:doctor", pk=doctor.pk)

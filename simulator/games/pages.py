@@ -36,6 +36,16 @@ def budget_fields(service: Any) -> dict[str, Any]:
     return {"budgets": budgets, "budget_max": most}
 
 
+def posted_budget(post: Any, field: str, bot: str, service: Any) -> Any:
+    """A form's budget for `bot`: None when the field is empty or the bot takes none (the field
+    is on every row); else what was typed, a whole number where it is one, for the service's
+    own check (games.players.budget_problems) to accept or refuse."""
+    typed = post.get(field, "").strip()
+    if not typed or bot not in service.bot_budgets:
+        return None
+    return int(typed) if typed.isdigit() else typed
+
+
 def deck_choices(user) -> list[tuple[str, list[tuple[str, str]]]]:
     """The deck picker's groups; two decks of one name are told apart by version and date."""
     starters = [(f"starter:{st.code}", st.name) for st in StarterDeck.objects.order_by("code")]

@@ -17,7 +17,7 @@ from config.pages import show_problems
 from simulator.engine.core.registry import BOT_LABELS, bot_label
 from simulator.games import GameService, service_specs
 from simulator.games import pages as game_pages
-from simulator.games.pages import budget_fields, int_param, render_replay
+from simulator.games.pages import budget_fields, int_param, posted_budget, render_replay
 from simulator.games.problems import RunRefused
 from simulator.runs import pages, selectors, services
 from simulator.runs.models import SimulationRun
@@ -129,19 +129,19 @@ def _form_rows(
 
 
 def _players_from_post(
-    post, needs_decks: bool, budgeted: Any = ()
+    post, needs_decks: bool, service: GameService | None = None
 ) -> tuple[list[dict[str, Any]], list[int]]:
     """The players of the form's rows that play (a bot chosen), and the row of each; a row's
-    budget goes with a bot that takes one (`budgeted`), and the run service checks it."""
+    budget goes with a bot of `service` that takes one, and the run service checks it."""
     players, rows = [], []
     for i in range(MAX_PLAYERS):
         bot = post.get(f"bot_{i}", "").strip()
         if not bot:
             continue  # an empty bot: this row does not play
         player: dict[str, Any] = {"bot": bot}
-        budget = post.get(f"budget_{i}", "").strip()
-        if budget and bot in budgeted:
-            player["budget"] = int(budget) if budget.isdigit() else budget
+        budget = posted_budget(post, f"budget_{i}", bot, service) if service else None
+        if budget is not None:
+            player["budget"] = budget
         source = post.get(f"deck_{i}", "")
         if needs_decks and source:
             kind, _, ref = source.partition(":")
@@ -175,8 +175,7 @@ def run_new(request):
         game = post.get("game", DEFAULT_GAME)
         spec = service_specs().get(game)
         needs_decks = spec.spec.needs_decks if spec else True
-        budgeted = spec.bot_budgets if spec else ()
-        players, rows = _players_from_post(post, needs_decks, budgeted)
+        players, rows = _players_from_post(post, needs_decks, spec)
         try:
             run, _ = services.run_create(
                 owner=request.user,

@@ -22,7 +22,7 @@ from config.api import DomainError
 from config.pages import show_problems
 from simulator.engine.core.errors import RulesError
 from simulator.games import GameService, service_for, service_specs
-from simulator.games.pages import budget_fields, deck_choices, render_replay
+from simulator.games.pages import budget_fields, deck_choices, posted_budget, render_replay
 from simulator.games.problems import RunRefused
 from simulator.runs import services
 from simulator.table import selectors
@@ -107,9 +107,9 @@ def _seats_from_post(post, service: GameService) -> list[dict[str, Any]]:
         seat: dict[str, Any] = {"bot": bot}
         if needs_decks:
             seat |= _source(post.get(f"deck_{i}", ""))
-        budget = post.get(f"budget_{i}", "").strip()
-        if budget and bot in service.bot_budgets:
-            seat["budget"] = int(budget) if budget.isdigit() else budget
+        budget = posted_budget(post, f"budget_{i}", bot, service)
+        if budget is not None:
+            seat["budget"] = budget
         seats.append(seat)
     return seats
 
