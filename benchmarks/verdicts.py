@@ -32,6 +32,7 @@ every level's games. Figures and dates belong in docs/performance.md, not here.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -46,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from simulator.engine.drifter import Seat, new_game, starter_seat  # noqa: E402
+from simulator.engine.drifter import play as play_out  # noqa: E402
 from simulator.engine.drifter.bots import FACTORIES, HeuristicBot, SearchBot, ismcts  # noqa: E402
 from simulator.engine.drifter.cards import load_catalogue  # noqa: E402
 from simulator.engine.drifter.formats import RARITY_LIMITS, validate_deck  # noqa: E402
@@ -125,6 +127,7 @@ def decks() -> dict[str, Seat]:
     return {"Boomtown Law": s1, "Frontier Patrol": s2, **built}
 
 
+@functools.cache  # one swapped deck a question, not one a game
 def swapped(seat: Seat, cut: str, add: str) -> Seat:
     """The deck with every copy of `cut` replaced by as many of `add`."""
     cat = load_catalogue()
@@ -175,14 +178,9 @@ _DECKS: dict[str, Seat] = {}
 
 
 def _share(seats: list[Seat], level: str, seed: int, mine: int) -> float:
-    if not _DECKS:
-        _DECKS.update(decks())
     factory = LEVELS[level][1]
-    state = new_game(seats, seed=seed, record=False)
     bots = [factory(q, seed * 31 + q) for q in range(len(seats))]
-    while not state.is_over:
-        p = state.actor
-        state.apply(bots[p].choose(state.view(p), state.legal_actions()))
+    state = play_out(new_game(seats, seed=seed, record=False), bots)
     return 1.0 / len(state.winners) if mine in state.winners else 0.0
 
 
