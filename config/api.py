@@ -73,6 +73,12 @@ class DomainError(Exception):
         super().__init__("; ".join(p["detail"] for p in self.problems))
 
 
+def absolute(request: HttpRequest | None, path: str) -> str:
+    """A link for an API answer: absolute when there is a request to say where, else the path
+    (a serializer used outside a request, e.g. in a task)."""
+    return request.build_absolute_uri(path) if request is not None else path
+
+
 def error_response(
     status_code: int, code: str, detail: str, *, headers: dict[str, str] | None = None
 ) -> JsonResponse:

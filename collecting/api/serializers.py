@@ -16,6 +16,7 @@ from collecting.models import (
     ProductOpening,
     WishlistEntry,
 )
+from config.api import absolute
 from config.schema import StrictJSON
 
 CARD_CODE = serializers.SlugRelatedField  # cards and chips are named by their printed code
@@ -308,8 +309,7 @@ class CardScanSerializer(serializers.ModelSerializer):
         from django.urls import reverse
 
         path = reverse("collecting:scan-file", args=[scan.pk, which])
-        request = self.context.get("request")
-        return request.build_absolute_uri(path) if request else path
+        return absolute(self.context.get("request"), path)
 
 
 class CardScanCreateSerializer(serializers.Serializer):

@@ -9,6 +9,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.api import absolute
 from config.schema import StrictJSON
 from decks import selectors
 from decks.models import Deck, DeckVersion, DraftPod, Pool
@@ -106,8 +107,7 @@ class ValidateSerializer(StrictJSON, serializers.Serializer):
 
 def _share_url(deck: Deck, request) -> str:
     """A public deck's link in the API, absolute when there is a request to say where."""
-    path = reverse("api:deck-shared", args=[deck.slug])
-    return request.build_absolute_uri(path) if request else path
+    return absolute(request, reverse("api:deck-shared", args=[deck.slug]))
 
 
 class DeckListSerializer(serializers.ModelSerializer):

@@ -12,6 +12,7 @@ from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from config.api import absolute
 from config.schema import ERRORS, StrictJSON, errors
 from simulator.doctor import selectors
 from simulator.doctor import services as doctors
@@ -146,9 +147,7 @@ class DoctorSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_url(self, doctor: DoctorRun) -> str:
-        path = reverse("api:doctor-detail", args=[doctor.pk])
-        request = self.context.get("request")
-        return request.build_absolute_uri(path) if request else path
+        return absolute(self.context.get("request"), reverse("api:doctor-detail", args=[doctor.pk]))
 
     @extend_schema_field(DoctorResultSerializer(allow_null=True))
     def get_result(self, doctor: DoctorRun) -> dict | None:

@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import permissions, serializers, viewsets
 
 from cards.filtersets import ChoiceFilter, FilterSet
+from config.api import absolute
 from simulator.engine.core.registry import games
 from simulator.ladder import selectors
 from simulator.ladder.models import BotLadder
@@ -82,9 +83,9 @@ class LadderSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_url(self, ladder: BotLadder) -> str:
-        path = reverse("api:botladder-detail", args=[ladder.pk])
-        request = self.context.get("request")
-        return request.build_absolute_uri(path) if request else path
+        return absolute(
+            self.context.get("request"), reverse("api:botladder-detail", args=[ladder.pk])
+        )
 
     @extend_schema_field(LadderResultSerializer(allow_null=True))
     def get_result(self, ladder: BotLadder) -> dict | None:

@@ -6,6 +6,7 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.api import absolute
 from config.schema import StrictJSON
 from simulator.runs.headlines import VERDICTS, BotUsed, measured_with
 from simulator.runs.models import GameSample, SimulationRun
@@ -173,8 +174,7 @@ class RunSerializer(serializers.ModelSerializer):
         return self._abs(reverse("api:simulation-results", args=[run.pk]))
 
     def _abs(self, path: str) -> str:
-        request = self.context.get("request")
-        return request.build_absolute_uri(path) if request else path
+        return absolute(self.context.get("request"), path)
 
     @extend_schema_field(RunPlayerSerializer(many=True))
     def get_players(self, run: SimulationRun) -> list[dict]:
