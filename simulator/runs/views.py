@@ -41,8 +41,9 @@ def _problem_labels(problems: list[dict[str, Any]], rows: list[int]) -> list[dic
             index, _, field = rest.partition(".")
             if index.isdigit() and int(index) < len(rows):
                 row = rows[int(index)]
+                # a budget is the bot's; every other field of a player is about its deck
                 where = f"Player {row + 1}" + (
-                    "'s bot" if field == "bot" else "'s deck" if field else ""
+                    "'s bot" if field in ("bot", "budget") else "'s deck" if field else ""
                 )
         out.append({"where": where, "detail": problem.get("detail", ""), "row": row})
     return out

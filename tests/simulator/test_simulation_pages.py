@@ -193,6 +193,7 @@ def test_a_budget_past_the_bots_maximum_is_refused_and_nothing_is_written(logged
     page = response.content.decode()
     assert "run-errors" in page
     assert "The search bot&#x27;s budget is a whole number of rollouts from 1 to 400." in page
+    assert "Player 1&#x27;s bot:" in page  # the budget is the bot's, not the deck's
     assert 'value="401"' in page  # the form keeps what was typed
     assert SimulationRun.objects.count() == 0
 
