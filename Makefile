@@ -12,7 +12,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 .PHONY: run dev setup install engine test test-slow test-fast lint schema check bench browser clean help
 
 help:
-	@echo "make run    - set up and serve as production does (gunicorn, DEBUG off) on 127.0.0.1:$(PORT), plus a Celery worker"
+	@echo "make run    - set up and serve as production does (uvicorn, DEBUG off) on 127.0.0.1:$(PORT), plus a Celery worker"
 	@echo "make dev    - the same with Django's development server (DEBUG on, auto-reload)"
 	@echo "make test   - set up and run the whole test suite"
 	@echo "make lint   - ruff, import contracts, in-function imports and long functions, mypy, migrations and OpenAPI schema checks"
@@ -45,13 +45,19 @@ setup: install
 	$(PY) manage.py load_catalogue
 	$(PY) manage.py create_demo_user
 
-# Served as in production: gunicorn with DEBUG off, static files collected for WhiteNoise.
+# Web processes: one on the embedded default, whose table push channel lives in its memory;
+# two where Redis carries the push channel between them (docs/operations.md).
+WEB_CONCURRENCY ?= $(if $(or $(CHANNEL_LAYER_URL),$(findstring redis,$(CELERY_BROKER_URL))),2,1)
+export WEB_CONCURRENCY
+
+# Served as in production: uvicorn (ASGI: the pages, the API and the table's push channel) with
+# DEBUG off, static files collected for WhiteNoise.
 run: setup
 	$(PY) manage.py collectstatic --noinput
 	@echo "Starting web (http://127.0.0.1:$(PORT)) and a Celery worker; Ctrl-C stops both."
 	$(BIN)/honcho start --port $(PORT)
 
-# For developers: Django's runserver with DEBUG on and auto-reload, and the Procfile's other
+# For developers: uvicorn with DEBUG on and auto-reload, and the Procfile's other
 # processes as they are (its Procfile is made from the Procfile, so the two never drift apart).
 dev: setup var/Procfile.dev
 	@echo "Starting the development server (http://127.0.0.1:$(PORT)) and a Celery worker."
@@ -59,7 +65,7 @@ dev: setup var/Procfile.dev
 
 var/Procfile.dev: Procfile
 	@mkdir -p $(@D)
-	{ echo 'web: $(PY) manage.py runserver 127.0.0.1:$${PORT:-8000}'; grep -v '^web:' Procfile; } > $@
+	{ echo 'web: $(BIN)/uvicorn config.asgi:application --reload --host 127.0.0.1 --port $${PORT:-8000}'; grep -v '^web:' Procfile; } > $@
 
 # Best effort: Debian's Chromium for the browser tests (they skip, saying why, without it).
 browser:

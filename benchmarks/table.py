@@ -116,6 +116,7 @@ def in_process_bench(games: int) -> None:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
+    from simulator.table import seating
     from simulator.table import services as table
 
     try:
@@ -124,7 +125,7 @@ def in_process_bench(games: int) -> None:
         user = get_user_model().objects.create_user("bench-ip", password="bench-pass-1")
         moves, rebuilds = [], []
         for seed in range(games):
-            seen = table.table_game_create(owner=user, game="drifter", seats=SEATS, seed=seed)
+            seen = seating.table_game_create(owner=user, game="drifter", seats=SEATS, seed=seed)
             while seen.seat is not None:
                 start = time.perf_counter()
                 table.state_of(seen.game)

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "rest_framework.authtoken",
+    "channels",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -133,7 +134,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # Connections are kept between requests (each gunicorn thread, each worker its own): opening
 # one costs more than a status poll's whole query (SQLite runs its PRAGMAs on every open;
 # PostgreSQL forks a backend), docs/operations.md.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+# Under ASGI (uvicorn, `make run`) each request runs in a thread of its own: a connection kept
+# past the request would outlive its thread. So none is kept; PostgreSQL's are pooled instead.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool(
+    "DATABASE_POOL", default=True
+):
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 20}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -301,6 +308,41 @@ CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+
+# --- The table's push channel (issue #26, docs/operations.md): one web process on the embedded
+# default keeps its channel layer in memory; with Redis (CHANNEL_LAYER_URL, else a redis://
+# CELERY_BROKER_URL) several web processes, on several machines, share one.
+ASGI_APPLICATION = "config.asgi.application"
+CHANNEL_LAYER_URL = env.str(
+    "CHANNEL_LAYER_URL",
+    default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
+)
+if CHANNEL_LAYER_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "prefix": "drifter:asgi"},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+#: How often each web process's table clock looks for people out of time (0: never).
+TABLE_CLOCK_SECONDS = env.float("TABLE_CLOCK_SECONDS", default=1.0)
+#: How often a table's page tells the server its player is still here.
+TABLE_HEARTBEAT_SECONDS = env.int("TABLE_HEARTBEAT_SECONDS", default=10)
+#: How often a table's page asks for the table's version when its push channel is down.
+TABLE_POLL_SECONDS = env.int("TABLE_POLL_SECONDS", default=3)
+
+# --- Email ("your turn" in a correspondence game): files under var/mail on the embedded
+# default, SMTP by EMAIL_URL (e.g. smtp+tls://user:password@smtp.example.com:587).
+if env.str("EMAIL_URL", default=""):
+    vars().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = env.str("EMAIL_FILE_PATH", default=str(VAR_DIR / "mail"))
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Drifter <drifter@localhost>")
+#: Where the site is reached from outside: the links in emails.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 
 # Seconds the read-only catalogue API answers are cached (0 turns it off).
 CATALOGUE_CACHE_SECONDS = env.int("CATALOGUE_CACHE_SECONDS", default=60)

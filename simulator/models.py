@@ -12,7 +12,7 @@ from simulator.runs.models import (
     SimulationRun,
     WorkerPing,
 )
-from simulator.table.models import TableGame
+from simulator.table.models import TableGame, TableMessage, TableSeat
 
 __all__ = [
     "BotLadder",
@@ -23,5 +23,7 @@ __all__ = [
     "SimulationChunk",
     "SimulationRun",
     "TableGame",
+    "TableMessage",
+    "TableSeat",
     "WorkerPing",
 ]

@@ -72,7 +72,7 @@ def owned(user, other_user, catalogue, settings, tmp_path) -> dict:
         dispatch=False,
     )
     run = run_execute_locally(run=run)
-    from simulator.table.services import table_game_create
+    from simulator.table.seating import table_game_create
 
     seats = [{}, {"bot": "heuristic"}]
     game = table_game_create(owner=user, game="quickdraw", seats=seats, seed=3).game

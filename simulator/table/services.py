@@ -1,20 +1,25 @@
-"""The table (issue #16): games people play against bots, one decision at a time.
+"""The table (issues #16 and #26): games people play against each other and against bots, one
+decision at a time.
 
 A `TableGame` row keeps the engine's game record, the truth: every request rebuilds the live
-state from it by replaying (`GameService.rebuild`, no RNG), applies the caller's decision under
-a row lock, lets the bots answer until one of the caller's seats is due or the game ends, and
-stores the new record. What a seat is served (`seen`) comes only from the game's table hooks
-(`table_view`, `action_label`, `table_log`) for the seat to act: never the seed, the deck
-order, another seat's hidden cards or a chance outcome still to come. Docs: docs/table.md.
+state from it by replaying (`GameService.rebuild`, no RNG), applies a decision under a row lock,
+lets the bots (and the stand-in bots of people who are away) answer until a present person's
+seat is due or the game ends, and stores the new record. What a viewer is served (`seen`) comes
+only from the game's table hooks (`table_view`, `action_label`, `table_log`) for the viewer's
+seat, or for no seat (a spectator): never the seed, the deck order, another seat's hidden cards
+or a chance outcome still to come. Seating (the lobby, invitations, the clock) is
+`simulator/table/seating.py`; docs: docs/table.md.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, cast
 
 from django.db import transaction
+from django.utils import timezone
 
 from config.api import DomainError
 from simulator.engine.core.chance import RecordedChance
@@ -23,18 +28,23 @@ from simulator.games import GameService, service_for
 from simulator.games.base import CatalogueChanged, PreparedRules
 from simulator.games.plans import PlanPlayer, Problem
 from simulator.games.players import budget_problems
-from simulator.table.models import TableGame
-from simulator.table.selectors import table_game_get
+from simulator.table import announce
+from simulator.table.models import TableGame, TableSeat
+from simulator.table.selectors import Access, table_access
 
 #: What the bots' seeds are derived from, with the game's seed and the move number.
 BOT_SEED_MULTIPLIER = 1_000_003
 BOT_SEED_MODULUS = 2**62
 #: Keeps the seeds of the chance still to come apart from the bots' seeds.
 CHANCE_SALT = 0x5EED_CA4D
-#: And the secret order of the deck lists (`table_game_create`).
+#: And the secret order of the deck lists (`_label_and_order_decks`).
 DECK_ORDER_SALT = 0xDEC_0DE5
-#: The engine seat's bot name for a seat its owner plays (the record's `bot` is informative).
+#: The engine seat's bot name for a seat a person plays (the record's `bot` is informative).
 PLAYER = "human"
+#: The viewer who holds no seat: a spectator sees only what is public.
+SPECTATOR = -1
+#: The "bot" that plays a seat whose person resigned or forfeited (`PassiveBot`).
+PASSIVE = "passive"
 
 
 class TableRefused(DomainError):
@@ -47,6 +57,12 @@ class TableConflict(DomainError):
     status = 409
 
 
+class TableForbidden(DomainError):
+    """A viewer who may see the table acting for a seat that is not theirs (nothing written)."""
+
+    status = 403
+
+
 @dataclass
 class BotMove:
     """A bot's decision as the viewing seat may know it: who acted and the narration it made."""
@@ -54,15 +70,16 @@ class BotMove:
     seat: int
     label: str
     log: list[str]
+    stand_in: bool = False  # a bot playing for a person
 
 
 @dataclass
 class Seen:
-    """A game as one seat is served it (the API's and the page's answer)."""
+    """A game as one viewer is served it (the API's, the push channel's and the page's answer)."""
 
     game: TableGame
-    seat: int | None  # the seat to act (one of the caller's), None once the game is over
-    viewer: int  # whose view and narration these are
+    seat: int | None  # the seat the viewer is to act for, None if none of theirs is due
+    viewer: int  # whose view and narration these are (SPECTATOR: nobody's)
     view: dict[str, Any]
     legal_actions: list[dict[str, Any]]
     log: list[str]
@@ -70,6 +87,22 @@ class Seen:
     bot_moves: list[BotMove] = field(default_factory=list)
     #: The engine's actions by index in `legal_actions` (for the page's forms; never served).
     actions: list[Any] = field(default_factory=list, repr=False)
+    #: The seat to act (anyone's), None when over or waiting.
+    to_act: int | None = None
+    access: Access | None = None
+
+    @property
+    def yours(self) -> list[int]:
+        return self.access.seats if self.access else []
+
+    @property
+    def status(self) -> str:
+        """waiting, your_turn, their_turn or over."""
+        if self.game.is_waiting:
+            return "waiting"
+        if self.game.is_over:
+            return "over"
+        return "your_turn" if self.seat is not None else "their_turn"
 
 
 def service_of(game: str) -> GameService:
@@ -90,20 +123,36 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(2**31)
 
 
-def your_seats(game: TableGame) -> list[int]:
-    """The seats the game's owner plays."""
-    return [i for i, seat in enumerate(game.seats) if not seat["bot"]]
+def your_seats(game: TableGame, user: Any = None) -> list[int]:
+    """The seats `user` holds (default: the host)."""
+    user_id = getattr(user, "pk", None) if user is not None else game.owner_id
+    return [p.index for p in _people(game).values() if p.user_id == user_id and _holds(p)]
 
 
-# --- starting a game -------------------------------------------------------------------------
+def _holds(person: TableSeat) -> bool:
+    return person.state in (TableSeat.State.SEATED, TableSeat.State.OUT)
 
 
-def _check_bot(
-    service: GameService, data: dict[str, Any], index: int
+def _people(game: TableGame) -> dict[int, TableSeat]:
+    """The people's seats of `game` by index (cached on the row for the request)."""
+    cached = getattr(game, "_people_cache", None)
+    if cached is None:
+        cached = {p.index: p for p in TableSeat.objects.filter(table=game).select_related("user")}
+        game._people_cache = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _problem(code: str, detail: str, attr: str | None) -> Problem:
+    return {"code": code, "detail": detail, "attr": attr}
+
+
+# --- checking seats --------------------------------------------------------------------------
+
+
+def check_bot(
+    service: GameService, bot: Any, budget: Any, attr: str, *, budget_attr: str = "budget"
 ) -> tuple[str | None, int | None, list[Problem]]:
-    """(bot or None for the caller's seat, budget, problems) of one seat of the input."""
-    bot, budget = data.get("bot"), data.get("budget")
-    attr = f"seats.{index}"
+    """(bot, budget, problems) of a bot and its budget as given (`bot` None: no bot)."""
     if bot is None:
         if budget is not None:
             return None, None, [_problem("budget_without_bot", "Only a bot has a budget.", attr)]
@@ -111,92 +160,43 @@ def _check_bot(
     if bot not in service.spec.bots:
         known = ", ".join(sorted(service.spec.bots))
         detail = f"{service.title} has no bot {bot!r}; the bots are {known}."
-        return None, None, [_problem("unknown_bot", detail, f"{attr}.bot")]
+        return None, None, [_problem("unknown_bot", detail, attr)]
     if budget is None:
         return bot, None, []
-    problems = budget_problems(service, bot, budget, f"{attr}.budget")
+    problems = budget_problems(service, bot, budget, f"{attr.rsplit('.', 1)[0]}.{budget_attr}")
     return bot, None if problems else budget, problems
 
 
-def _problem(code: str, detail: str, attr: str | None) -> Problem:
-    return {"code": code, "detail": detail, "attr": attr}
-
-
-def _labels(bots: list[str | None], decks: list[str | None], player: str) -> list[str]:
-    """What the table calls each seat: the player's name or "Heuristic bot", with its deck,
-    unique. The narration says it in the third person ("demo plays ..."), so not "You"."""
-    mine = sum(1 for b in bots if b is None)
-    labels = []
-    for i, (bot, deck) in enumerate(zip(bots, decks, strict=True)):
-        if bot is None:
-            who = player if mine == 1 else f"{player}, seat {i + 1}"
-        else:
-            who = f"{bot} bot".capitalize()
-        labels.append(f"{who} ({deck})" if deck else who)
-    return [
-        label if labels.count(label) == 1 else f"{label}, seat {i + 1}"
-        for i, label in enumerate(labels)
-    ]
-
-
-@transaction.atomic
-def table_game_create(
+def prepare_person(
     *,
-    owner: Any,
-    game: str,
-    seats: list[dict[str, Any]],
-    rules: dict[str, Any] | None = None,
-    variants: list[str] | None = None,
-    quick_start: bool = False,
-    format: str = "",
-    seed: int | None = None,
-) -> Seen:
-    """Sit `owner` down at a new game: check every seat, start the engine, let the bots act
-    until one of the owner's seats is due; TableRefused with every problem, nothing written.
-
-    A seat is `{"deck": id}`, `{"starter": code}`, `{"public_deck": slug}` or `{}` (a game of
-    fixed components), with `"bot"` (and `"budget"`) for a bot's seat; the others are the
-    owner's. `seed` is for tests and benchmarks: the API never takes one (it would tell the
-    caller every shuffle).
-    """
-    service = service_of(game)
-    _check_seats(service=service, seats=seats)
-    rules = _checked_rules(rules)
-    prepared = _prepared_rules(service=service, format=format, variants=variants)
-    catalogue_version = service.catalogue_version()
-    bots, budgets, players = _prepared_seats(
-        service=service, owner=owner, seats=seats, prepared=prepared
-    )
-    if seed is None:
-        seed = new_seed()
-    decks = [p.get("label") if p.get("source") else None for p in players]
-    labels = _labels(bots, decks, str(owner.get_username())[:40] or "Player")
-    _label_and_order_decks(players=players, labels=labels, seed=seed)
-    table_rules = _table_rules(prepared=prepared, rules=rules, quick_start=quick_start)
-    catalogue = _catalogue(service, catalogue_version)
-    state = _new_engine_game(
-        service=service, players=players, table_rules=table_rules, seed=seed, catalogue=catalogue
-    )
-    record = state.record()
-    row = TableGame(
-        owner=owner,
-        game=service.spec.name,
-        seats=_stored_seats(players=players, bots=bots, budgets=budgets),
-        rules=record["rules"],
-        format=prepared.format,
-        variants=prepared.variants,
-        seed=seed,
-        catalogue_version=catalogue_version,
-        record=record,
-    )
-    state = _rebuilt(service, record, seed, catalogue_version)
-    moves = _bots_answer(service, row, state, 0)
-    _store(row, state)
-    row.save()
-    return seen(row, state, bot_moves=moves)
+    service: GameService,
+    user: Any,
+    data: dict[str, Any],
+    index: int,
+    prepared: PreparedRules,
+) -> tuple[PlanPlayer, list[Problem]]:
+    """A person's seat checked: their deck (theirs, public or a starter, legal for the table's
+    format) as the engine's player, and the problems that keep them from sitting down."""
+    body = {k: v for k, v in data.items() if k in ("deck", "public_deck", "starter")}
+    try:
+        player, found = service.prepare_player(
+            owner=user, data=body, index=index, bot=PLAYER, prepared=prepared
+        )
+    except DomainError as exc:
+        player = {"label": "", "bot": PLAYER, "source": None}
+        found = cast(list[Problem], exc.problems)
+    return player, [_seat_attr(p) for p in found]
 
 
-def _check_seats(*, service: GameService, seats: Any) -> None:
+def _seat_attr(problem: Problem) -> Problem:
+    """A spec's problem about `players.N...` (its run's name) as one about `seats.N...`."""
+    attr = problem.get("attr")
+    if isinstance(attr, str) and attr.startswith("players."):
+        problem = {**problem, "attr": "seats." + attr.removeprefix("players.")}
+    return problem
+
+
+def check_seats(*, service: GameService, seats: Any) -> None:
     """TableRefused unless `seats` is a list of objects, as many as the game seats."""
     spec = service.spec
     if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
@@ -206,7 +206,7 @@ def _check_seats(*, service: GameService, seats: Any) -> None:
         raise TableRefused(f"{spec.title} is played by {bounds} seats.", attr="seats")
 
 
-def _checked_rules(rules: dict[str, Any] | None) -> dict[str, Any]:
+def checked_rules(rules: dict[str, Any] | None) -> dict[str, Any]:
     """A copy of the caller's rules; TableRefused if they hold what is given beside them."""
     rules = dict(rules or {})
     for key in ("variants", "quick_start"):
@@ -215,7 +215,7 @@ def _checked_rules(rules: dict[str, Any] | None) -> dict[str, Any]:
     return rules
 
 
-def _prepared_rules(
+def prepared_rules(
     *, service: GameService, format: str, variants: list[str] | None
 ) -> PreparedRules:
     """The game's rules for `format` and `variants`; TableRefused with the spec's problems."""
@@ -225,35 +225,30 @@ def _prepared_rules(
         raise TableRefused(problems=exc.problems) from None
 
 
-def _prepared_seats(
-    *, service: GameService, owner: Any, seats: list[dict[str, Any]], prepared: PreparedRules
-) -> tuple[list[str | None], list[int | None], list[PlanPlayer]]:
-    """(bots, budgets, players) of the seats, each checked; TableRefused with every problem,
-    or if every seat is a bot's."""
-    problems: list[Problem] = []
-    bots: list[str | None] = []
-    budgets: list[int | None] = []
-    players: list[PlanPlayer] = []
-    for index, data in enumerate(seats):
-        bot, budget, found = _check_bot(service, data, index)
-        problems += found
-        bots.append(bot)
-        budgets.append(budget)
-        body = {k: v for k, v in data.items() if k not in ("bot", "budget", "label")}
-        try:
-            player, found = service.prepare_player(
-                owner=owner, data=body, index=index, bot=bot or PLAYER, prepared=prepared
-            )
-        except DomainError as exc:
-            player = {"label": "", "bot": bot or PLAYER, "source": None}
-            found = cast(list[Problem], exc.problems)
-        problems += [_seat_attr(p) for p in found]
-        players.append(player)
-    if not problems and all(bots):
-        problems.append(_problem("no_seat", "Keep at least one seat without a bot.", "seats"))
-    if problems:
-        raise TableRefused(problems=problems)
-    return bots, budgets, players
+# --- starting a game -------------------------------------------------------------------------
+
+
+def labels_of(game: TableGame, players: list[PlanPlayer]) -> list[str]:
+    """What the table calls each seat: its person's name or "Heuristic bot", with its deck,
+    unique. The narration says it in the third person ("demo plays ..."), so not "You"."""
+    people = _people(game)
+    held: dict[int | None, int] = {}
+    for p in people.values():
+        held[p.user_id] = held.get(p.user_id, 0) + 1
+    labels = []
+    for i, (seat, player) in enumerate(zip(game.seats, players, strict=True)):
+        person = people.get(i)
+        if seat["bot"] or person is None or person.user is None:
+            who = f"{seat['bot'] or 'house'} bot".capitalize()
+        else:
+            name = str(person.user.get_username())[:40] or "Player"
+            who = name if held[person.user_id] == 1 else f"{name}, seat {i + 1}"
+        deck = player.get("label") if player.get("source") else None
+        labels.append(f"{who} ({deck})" if deck else who)
+    return [
+        label if labels.count(label) == 1 else f"{label}, seat {i + 1}"
+        for i, label in enumerate(labels)
+    ]
 
 
 def _label_and_order_decks(*, players: list[PlanPlayer], labels: list[str], seed: int) -> None:
@@ -289,49 +284,40 @@ def _table_rules(
     return table_rules
 
 
-def _new_engine_game(
-    *,
-    service: GameService,
-    players: list[PlanPlayer],
-    table_rules: dict[str, Any],
-    seed: int,
-    catalogue: Any,
-) -> Any:
-    """The engine's new game; TableRefused if it cannot play these rules."""
+def begin(row: TableGame, players: list[PlanPlayer], rules: dict[str, Any]) -> Any:
+    """Start the engine at a row whose every seat is filled (`players` in seat order), let the
+    bots act until a person's seat is due, and store it (saved). The live state."""
+    service = service_of(row.game)
+    labels = labels_of(row, players)
+    _label_and_order_decks(players=players, labels=labels, seed=row.seed)
+    catalogue = _catalogue(service, row.catalogue_version)
     try:
-        return service.new_game(
+        state = service.new_game(
             [service.engine_seat(p) for p in players],
-            service.engine_rules(table_rules),
-            seed,
+            service.engine_rules(rules),
+            row.seed,
             True,
             catalogue,
         )
     except (RulesError, TypeError) as exc:
         raise TableRefused(f"These rules cannot be played: {exc}", attr="rules") from None
-
-
-def _stored_seats(
-    *, players: list[PlanPlayer], bots: list[str | None], budgets: list[int | None]
-) -> list[dict[str, Any]]:
-    """The seats as a TableGame row keeps them."""
-    return [
+    record = state.record()
+    row.rules = record["rules"]
+    row.record = record
+    row.seats = [
         {
             "label": p["label"],
-            "bot": bot,
-            "budget": budget,
+            "bot": seat["bot"],
+            "budget": seat.get("budget"),
             "source": p.get("source"),
             "engine": p.get("seat"),
         }
-        for p, bot, budget in zip(players, bots, budgets, strict=True)
+        for p, seat in zip(players, row.seats, strict=True)
     ]
-
-
-def _seat_attr(problem: Problem) -> Problem:
-    """A spec's problem about `players.N...` (its run's name) as one about `seats.N...`."""
-    attr = problem.get("attr")
-    if isinstance(attr, str) and attr.startswith("players."):
-        problem = {**problem, "attr": "seats." + attr.removeprefix("players.")}
-    return problem
+    row.status = TableGame.Status.PLAYING
+    row.started_at = timezone.now()
+    state = _rebuilt(service, record, row.seed, row.catalogue_version)
+    return state
 
 
 def _catalogue(service: GameService, version: int | None) -> Any:
@@ -364,57 +350,163 @@ def _rebuilt(service: GameService, record: dict[str, Any], seed: int, version: i
     return state
 
 
-def _bots_answer(service: GameService, row: TableGame, state: Any, move: int) -> list[Told]:
-    """Let the bots decide until one of the owner's seats is due or the game ends (`move`:
-    the decisions made so far). Each bot move keeps the narration it added for every seat of
-    the owner's: which of them is served is known only once the bots are done."""
-    mine = your_seats(row)
+class PassiveBot:
+    """Plays a seat whose person is out of the game (resigned or forfeited): always the most
+    passive legal action (fold, check, pass, hold...; else the engine's first), never a bet or
+    a challenge. docs/rules/table.md says why."""
+
+    PASSIVE_KINDS = ("fold", "check", "pass", "hold", "stay", "decline", "done", "end", "skip")
+
+    def choose(self, view: Any, legal: list[Any]) -> Any:
+        for kind in self.PASSIVE_KINDS:
+            for action in legal:
+                if str(action.to_json().get("kind", "")).startswith(kind):
+                    return action
+        return legal[0]
+
+
+def _player_of(row: TableGame, seat: int, now: Any) -> tuple[str, int | None, str] | None:
+    """(bot, budget, why) of whoever decides for `seat` now if it is not a person at the
+    table: the seat's own bot (why ""), the stand-in of a person who is away or out of time
+    (why "away", "clock", "deadline", "resigned"), the passive play of a seat that is out;
+    None when its person decides."""
+    spec = row.seats[seat]
+    if spec["bot"]:
+        return spec["bot"], spec.get("budget"), ""
+    person = _people(row).get(seat)
+    if person is None:  # cannot happen: every person's seat has a row
+        raise RuntimeError(f"table game {row.pk} has no person in seat {seat}")
+    if person.state == TableSeat.State.OUT:
+        return (
+            (person.stand_in, person.stand_in_budget, "resigned")
+            if person.standing_in
+            else (
+                PASSIVE,
+                None,
+                "out",
+            )
+        )
+    if person.standing_in:
+        return person.stand_in, person.stand_in_budget, person.why or "away"
+    if _is_away(row, person, now):
+        person.standing_in, person.why = True, "away"
+        person.save(update_fields=["standing_in", "why"])
+        announce.say(row, f"{person.user.get_username()} is away: their bot plays for them.")
+        return person.stand_in, person.stand_in_budget, "away"
+    return None
+
+
+def _is_away(row: TableGame, person: TableSeat, now: Any) -> bool:
+    """A live table's person gone longer than its grace (a table with a clock only: a person
+    playing bots alone is never replaced)."""
+    return (
+        row.pace == TableGame.Pace.LIVE
+        and row.clock_seconds is not None
+        and person.away_at is not None
+        and person.away_at <= now
+    )
+
+
+def make_bot(service: GameService, name: str, seat: int, seed: int, budget: int | None) -> Any:
+    if name == PASSIVE:
+        return PassiveBot()
+    return service.make_bot(name, seat, seed, budget)
+
+
+def bots_answer(
+    service: GameService, row: TableGame, state: Any, move: int, tell: list[int]
+) -> list[Told]:
+    """Let the bots decide until a present person's seat is due or the game ends (`move`: the
+    decisions made so far). Each bot move keeps the narration it added for each seat in `tell`
+    (the caller's), and a move a bot made for a person is marked in `stand_in_moves`."""
     moves: list[Told] = []
-    before = {s: len(service.table_log(state, s)) for s in mine}
-    while not state.is_over and row.seats[state.to_act]["bot"]:
+    before = {s: len(service.table_log(state, s)) for s in tell}
+    now = timezone.now()
+    while not state.is_over:
         p = state.to_act
-        seat = row.seats[p]
-        bot = service.make_bot(seat["bot"], p, bot_seed(row.seed, move), seat.get("budget"))
+        who = _player_of(row, p, now)
+        if who is None:
+            break
+        name, budget, why = who
+        bot = make_bot(service, name, p, bot_seed(row.seed, move), budget)
         state.apply(bot.choose(state.view(p), state.legal_actions()))
+        if why:
+            row.stand_in_moves = [
+                *(row.stand_in_moves or []),
+                {"move": move, "seat": p, "bot": name, "why": why},
+            ]
         move += 1
         told = {}
-        for s in mine:
+        for s in tell:
             log = service.table_log(state, s)
             told[s] = log[before[s] :]
             before[s] = len(log)
-        moves.append(Told(p, seat["label"], told))
+        moves.append(Told(p, row.seats[p]["label"], told, bool(why)))
     return moves
 
 
 @dataclass
 class Told:
-    """A bot's decision with the narration it added for each of the owner's seats."""
+    """A bot's decision with the narration it added for each of the caller's seats."""
 
     seat: int
     label: str
     told: dict[int, list[str]]
+    stand_in: bool = False
 
 
-def _store(row: TableGame, state: Any) -> None:
-    """The state's record, move number, status and result onto the row (not saved)."""
+def store(row: TableGame, state: Any) -> None:
+    """The state's record, move number, status and result onto the row, with whose turn it is
+    and until when; the row is saved and its change announced once committed."""
     row.record = state.record()
     row.move = sum(1 for ev in row.record["events"] if ev[0] == "act")
+    row.deadline = None
+    row.to_act = None
     if state.is_over:
         row.status = TableGame.Status.OVER
-        row.result = state.final()
+        row.result = {**state.final(), **_marks(row)}
+    else:
+        row.to_act = state.to_act
+        if row.clock_seconds is not None:
+            row.deadline = timezone.now() + timedelta(seconds=row.clock_seconds)
+        person = _people(row).get(row.to_act)
+        if person is not None and row.pace == TableGame.Pace.CORRESPONDENCE:
+            announce.your_turn(row, person)
+    save(row)
+
+
+def _marks(row: TableGame) -> dict[str, Any]:
+    """What the table adds to the engine's result: who resigned or forfeited."""
+    out = [p.index for p in _people(row).values() if p.state == TableSeat.State.OUT]
+    return {"out": out} if out else {}
+
+
+def save(row: TableGame) -> None:
+    """Save the row as a new version, announced to every viewer once committed."""
+    row.version += 1
+    row.save()
+    announce.changed(row)
 
 
 @transaction.atomic
 def table_game_act(*, owner: Any, pk: Any, move: Any, action: Any) -> Seen:
-    """Apply the owner's `action` at `move` and let the bots answer, under the row's lock.
+    """Apply `owner`'s `action` at `move` for their seat to act and let the bots answer, under
+    the row's lock.
 
-    TableConflict (409) for a finished game or a move that is not the current one (a second
-    tab, a double click: the decision is applied once); TableRefused `illegal_action` with the
-    engine's reason when the engine refuses it. Either way nothing is written.
+    TableConflict (409) for a finished game, a table still waiting, a move that is not the
+    current one (a second tab, a double click: the decision is applied once) or a seat of
+    theirs that is not to act; TableForbidden (403) for a viewer who holds no seat; TableRefused
+    `illegal_action` with the engine's reason when the engine refuses it. Nothing is written
+    then.
     """
-    row = table_game_get(owner=owner, pk=pk, for_update=True)
+    access = table_access(user=owner, pk=pk, for_update=True)
+    row = access.game
+    if row.is_waiting:
+        raise TableConflict("This table has not started yet.", code="not_started", attr="move")
     if row.is_over:
         raise TableConflict("This game is over.", code="game_over", attr="move")
+    if not access.seats:
+        raise TableForbidden("You hold no seat at this table.", code="not_your_seat")
     if type(move) is not int or move != row.move:
         raise TableConflict(
             f"This is move {row.move}, not {move!r}: the game went on (another tab?). Reload it.",
@@ -424,51 +516,88 @@ def table_game_act(*, owner: Any, pk: Any, move: Any, action: Any) -> Seen:
     service = service_of(row.game)
     state = state_of(row)
     seat = state.to_act
-    if row.seats[seat]["bot"]:  # cannot happen: bots answer before a game is stored
-        raise RuntimeError(f"table game {row.pk} waits on a bot")
+    if seat not in access.seats or _people(row)[seat].state != TableSeat.State.SEATED:
+        raise TableConflict(
+            "It is not your turn: wait for the seat to act.", code="not_your_turn", attr="move"
+        )
     legal = state.legal_actions()
     try:
         state.apply(type(legal[0]).from_json(action))
     except IllegalAction as exc:
         raise TableRefused(str(exc), code="illegal_action", attr="action") from None
-    moves = _bots_answer(service, row, state, row.move + 1)
-    _store(row, state)
-    row.save()
-    return seen(row, state, bot_moves=moves, viewer=seat)
+    mine = [s for s in access.seats if _people(row)[s].state == TableSeat.State.SEATED]
+    moves = bots_answer(service, row, state, row.move + 1, mine)
+    store(row, state)
+    return seen(access, state, bot_moves=moves, viewer=seat)
 
 
-# --- what a seat is served -------------------------------------------------------------------
+# --- what a viewer is served -----------------------------------------------------------------
 
 
 def seen(
-    row: TableGame, state: Any, *, bot_moves: list[Told] | None = None, viewer: int | None = None
+    access: Access,
+    state: Any,
+    *,
+    bot_moves: list[Told] | None = None,
+    viewer: int | None = None,
 ) -> Seen:
-    """The game as its owner's seat to act may see it (once over: the seat `viewer`, else the
-    owner's first). Built from the spec's table hooks only."""
+    """The game as `access`'s viewer may see it: their seat to act (else `viewer` if one of
+    theirs, else their first seat; a spectator sees no seat's). Built from the spec's table
+    hooks only."""
+    row = access.game
+    if row.is_waiting or state is None:
+        return Seen(row, None, SPECTATOR, {}, [], [], None, access=access)
     service = service_of(row.game)
-    mine = your_seats(row)
-    seat = None if state.is_over else state.to_act
-    if seat is not None:
+    mine = [s for s in access.seats]
+    to_act = None if state.is_over else state.to_act
+    people = _people(row)
+    seat = None
+    if to_act in mine and people[to_act].state == TableSeat.State.SEATED:
+        seat = to_act
         viewer = seat
     elif viewer is None or viewer not in mine:
-        viewer = mine[0]
+        viewer = mine[0] if mine else SPECTATOR
+    if viewer == SPECTATOR and state.is_over:
+        shown: int | None = None  # once over a spectator sees every card, as in a replay
+    else:
+        shown = viewer
     actions = [] if seat is None else state.legal_actions()
+    view = service.table_view(state, shown)
     return Seen(
         game=row,
         seat=seat,
         viewer=viewer,
-        view=service.table_view(state, viewer),
+        view=view,
         legal_actions=[
             {"action": a.to_json(), "label": service.action_label(state, a)} for a in actions
         ],
-        log=service.table_log(state, viewer),
-        result=state.final() if state.is_over else None,
-        bot_moves=[BotMove(m.seat, m.label, m.told.get(viewer, [])) for m in bot_moves or []],
+        log=service.table_log(state, shown),
+        result=row.result if state.is_over else None,
+        bot_moves=[
+            BotMove(m.seat, m.label, m.told.get(viewer, []), m.stand_in) for m in bot_moves or []
+        ],
         actions=actions,
+        to_act=to_act,
+        access=access,
     )
 
 
-def table_game_seen(*, owner: Any, pk: Any) -> Seen:
-    """One of `owner`'s games as the seat to act sees it (Http404 for anyone else's)."""
-    row = table_game_get(owner=owner, pk=pk)
-    return seen(row, state_of(row))
+def table_game_seen(*, owner: Any, pk: Any, viewer: int | None = None) -> Seen:
+    """A game as `owner` may see it (Http404 for a table they may not see)."""
+    access = table_access(user=owner, pk=pk)
+    row = access.game
+    if access.seats:
+        seating_touch(access)
+    return seen(access, None if row.is_waiting else state_of(row), viewer=viewer)
+
+
+def seating_touch(access: Access) -> None:
+    """`access`'s person is here: their seats' presence is renewed (no version: presence is
+    not news). Called by every read and write of theirs."""
+    row = access.game
+    if row.clock_seconds is None or row.is_over:
+        return
+    now = timezone.now()
+    TableSeat.objects.filter(table=row, index__in=access.seats).update(
+        last_seen=now, away_at=now + timedelta(seconds=row.grace_seconds)
+    )

@@ -10,4 +10,5 @@ urlpatterns = [
     path("<int:pk>/replay/", views.play_replay, name="replay"),
     path("<int:pk>/again/", views.play_again, name="again"),
     path("<int:pk>/simulate/", views.play_simulate, name="simulate"),
+    path("join/<str:token>/", views.play_invite, name="invite"),
 ]

@@ -25,7 +25,7 @@ from simulator.games import GameService, service_for, service_specs
 from simulator.games.pages import budget_fields, deck_choices, posted_budget, render_replay
 from simulator.games.problems import RunRefused
 from simulator.runs import services
-from simulator.table import selectors
+from simulator.table import seating, selectors
 from simulator.table import services as table
 from simulator.table.models import TableGame
 
@@ -143,7 +143,7 @@ def play_setup(request):
     if request.method == "POST":
         post = request.POST
         try:
-            seen = table.table_game_create(
+            seen = seating.table_game_create(
                 owner=request.user,
                 game=service.name,
                 seats=_seats_from_post(post, service),
@@ -212,7 +212,7 @@ def _context(seen: table.Seen, error: str | None = None) -> dict[str, Any]:
         "log_tail": list(reversed(seen.log[-LOG_LINES:])),
         "log_more": max(len(seen.log) - LOG_LINES, 0),
         "error": error,
-        "yours": table.your_seats(game),
+        "yours": seen.yours,
     }
 
 
@@ -318,19 +318,10 @@ def _again_seats(row: TableGame) -> list[dict[str, Any]]:
 @login_required
 @require_POST
 def play_again(request, pk: int):
-    """The same seats, decks, bots and rules, a new deal."""
-    row = selectors.table_game_get(owner=request.user, pk=pk)
-    rules = {k: v for k, v in row.rules.items() if k not in ("variants", "quick_start")}
+    """A rematch: the same seats, decks, bots and rules, a new deal (the other people are
+    invited to their seats again)."""
     try:
-        seen = table.table_game_create(
-            owner=request.user,
-            game=row.game,
-            seats=_again_seats(row),
-            rules=rules,
-            variants=row.variants,
-            quick_start=bool(row.rules.get("quick_start")),
-            format=row.format,
-        )
+        seen = seating.table_rematch(user=request.user, pk=pk)
     except DomainError as exc:
         why = " ".join(show_problems(None, exc))
         messages.error(request, f"This game cannot be played again: {why}")
@@ -364,3 +355,19 @@ def play_simulate(request, pk: int):
         messages.error(request, f"This matchup cannot be simulated: {why}")
         return redirect("play:game", pk=pk)
     return redirect("simulator:detail", pk=run.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def play_invite(request, token: str):
+    """An invitation link: the table it names, and a form to sit down with a deck."""
+    row = selectors.table_by_token(token)
+    if request.method == "POST":
+        try:
+            seating.table_join(
+                user=request.user, token=token, deck=_source(request.POST.get("deck", ""))
+            )
+            return redirect("play:game", pk=row.pk)
+        except DomainError as exc:
+            messages.error(request, f"You cannot sit down: {' '.join(show_problems(None, exc))}")
+    return redirect(f"{reverse('play:game', args=[row.pk])}?invite={token}")

@@ -254,11 +254,12 @@ def test_the_same_move_sent_at_once_from_four_tabs_is_applied_once(catalogue):
 
     from django.db import close_old_connections
 
+    from simulator.table import seating
     from simulator.table import services as table
     from tests.factories import UserFactory
 
     owner = UserFactory()
-    seen = table.table_game_create(owner=owner, game="drifter", seats=seats_of("drifter"), seed=4)
+    seen = seating.table_game_create(owner=owner, game="drifter", seats=seats_of("drifter"), seed=4)
     move, action = seen.game.move, seen.legal_actions[0]["action"]
     start = threading.Barrier(4)
     outcomes: list[str] = []

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from simulator.models import TableGame
-from simulator.table.services import table_game_create
+from simulator.table.seating import table_game_create
 
 pytestmark = pytest.mark.django_db
 

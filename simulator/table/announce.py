@@ -1,0 +1,83 @@
+"""What the table tells people once a change is committed: every viewer's push channel (a
+"new version" note that carries nothing secret: each connection then builds its own viewer's
+answer, simulator/table/consumers.py), the table's own lines of talk, and the "your turn"
+email of a correspondence game. Nothing here says what a viewer may not see: the pushed note
+is a version number, the talk's lines and the email name people, seats and moves only."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.urls import reverse
+
+from simulator.games import service_for
+from simulator.table.models import TableMessage
+
+log = logging.getLogger(__name__)
+
+
+def group(table_id: int) -> str:
+    """The push channel's group of one table's viewers."""
+    return f"table.{table_id}"
+
+
+def changed(row: Any) -> None:
+    """Once committed, tell every connection watching `row` its new version."""
+    table_id, version = row.pk, row.version
+    transaction.on_commit(lambda: publish(table_id, {"type": "table.changed", "version": version}))
+
+
+def publish(table_id: int, message: dict[str, Any]) -> None:
+    """Send `message` to the table's group now (a push channel that is down loses it; the
+    pages and clients fall back to polling the version, so nothing is lost but time)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group(table_id), message)
+    except Exception:  # the push channel is best effort: the record is the truth
+        log.warning("could not push table %s's change", table_id, exc_info=True)
+
+
+def say(row: Any, text: str) -> None:
+    """A line the table itself says in its talk ("demo sat down in seat 2")."""
+    TableMessage.objects.create(table=row, text=text[:300], system=True)
+
+
+def your_turn(row: Any, person: Any) -> None:
+    """Tell `person` by email it is their turn in a correspondence game (once a move), after
+    the commit. The site's own notice is their list of tables waiting on them."""
+    if person.notified_move == row.move or person.user is None:
+        return
+    person.notified_move = row.move
+    person.save(update_fields=["notified_move"])
+    address = person.user.email
+    if not address:
+        return
+    subject, body = your_turn_email(row, person)
+    transaction.on_commit(
+        lambda: send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address], fail_silently=True)
+    )
+
+
+def your_turn_email(row: Any, person: Any) -> tuple[str, str]:
+    """The subject and text of the "your turn" email: the table, the move, who sits there and
+    the deadline; never a card."""
+    title = service_for(row.game).title
+    others = ", ".join(s["label"] for i, s in enumerate(row.seats) if i != person.index)
+    url = settings.SITE_URL.rstrip("/") + reverse("play:game", args=[row.pk])
+    deadline = f"{row.deadline:%Y-%m-%d %H:%M} UTC" if row.deadline else "none"
+    subject = f"Your turn: {title}, table {row.pk}"
+    body = (
+        f"It is your turn at table {row.pk} ({title}), move {row.move + 1}.\n"
+        f"At the table: {others}.\n"
+        f"Your deadline: {deadline}.\n\n"
+        f"Play your move: {url}\n"
+    )
+    return subject, body
