@@ -95,3 +95,16 @@ def wsgi_in_test_transaction():
     yield
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def asgi_server(transactional_db, catalogue, settings):
+    """uvicorn serving the site on the test database (tests/asgi.py): HTTP and the table's
+    push channel, its clock ticking every 0.2 s; `.url`, `.ws_url`."""
+    from tests import asgi
+
+    settings.TABLE_CLOCK_SECONDS = 0.2
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost", "testserver"]
+    server = asgi.start()
+    yield server
+    server.stop()

@@ -1,0 +1,62 @@
+"""A real ASGI server for tests: uvicorn in a thread of the test process, serving
+`config.asgi`'s application (pages, API, the table's push channel and its clock) on the test
+database, as `make run` serves it. Static files are served as Django's live server does."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from dataclasses import dataclass
+
+import uvicorn
+from channels.auth import AuthMiddlewareStack
+from channels.routing import ProtocolTypeRouter, URLRouter
+from channels.security.websocket import AllowedHostsOriginValidator
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.core.asgi import get_asgi_application
+
+
+@dataclass
+class AsgiServer:
+    url: str
+    ws_url: str
+    server: uvicorn.Server
+    thread: threading.Thread
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(15)
+
+
+def application():
+    from config.asgi import TableClock
+    from simulator.table.routing import websocket_urlpatterns
+
+    return ProtocolTypeRouter(
+        {
+            "http": ASGIStaticFilesHandler(get_asgi_application()),
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+            "lifespan": TableClock(),
+        }
+    )
+
+
+def start() -> AsgiServer:
+    """uvicorn on a free port of 127.0.0.1, started (its clock ticking) before this returns."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(application(), lifespan="on", log_level="warning", ws="websockets-sansio")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test ASGI server did not start")
+        time.sleep(0.02)
+    return AsgiServer(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", server, thread)
