@@ -548,8 +548,10 @@ def seen(
     if row.is_waiting or state is None:
         return Seen(row, None, SPECTATOR, {}, [], [], None, access=access)
     service = service_of(row.game)
-    mine = [s for s in access.seats]
-    to_act = None if state.is_over else state.to_act
+    mine = list(access.seats)
+    # A game the table ended (every other seat out, the host) is over before the engine's end.
+    over = row.is_over or state.is_over
+    to_act = None if over else state.to_act
     people = _people(row)
     seat = None
     if to_act in mine and people[to_act].state == TableSeat.State.SEATED:
@@ -557,7 +559,7 @@ def seen(
         viewer = seat
     elif viewer is None or viewer not in mine:
         viewer = mine[0] if mine else SPECTATOR
-    if viewer == SPECTATOR and state.is_over:
+    if viewer == SPECTATOR and over:
         shown: int | None = None  # once over a spectator sees every card, as in a replay
     else:
         shown = viewer
@@ -572,7 +574,7 @@ def seen(
             {"action": a.to_json(), "label": service.action_label(state, a)} for a in actions
         ],
         log=service.table_log(state, shown),
-        result=row.result if state.is_over else None,
+        result=row.result if over else None,
         bot_moves=[
             BotMove(m.seat, m.label, m.told.get(viewer, []), m.stand_in) for m in bot_moves or []
         ],

@@ -32,6 +32,7 @@ import pytest
 from simulator.engine.core import GameRecord, RecordedChance
 from simulator.games import service_for
 from simulator.games.base import _jsonable
+from simulator.table.services import SPECTATOR
 from tests.simulator.table_play import GAMES, SEED, play_through
 
 pytestmark = pytest.mark.django_db
@@ -123,52 +124,95 @@ def deal_again(game: str, state: Any, seat: int, rng: random.Random) -> Any:
 # --- the check -------------------------------------------------------------------------------
 
 
-def _served(service: Any, state: Any, seat: int) -> tuple[Any, list[str]]:
+def _served(service: Any, state: Any, seat: int, acting: bool = True) -> tuple[Any, list[str]]:
+    """The view `seat` (SPECTATOR: nobody's) is served and its buttons' labels (none unless
+    the answer's viewer is to act)."""
     view = json.loads(json.dumps(service.table_view(state, seat)))
     labels = (
-        [] if state.is_over else [service.action_label(state, a) for a in state.legal_actions()]
+        [service.action_label(state, a) for a in state.legal_actions()]
+        if acting and not state.is_over
+        else []
     )
     return view, labels
 
 
+class Record:
+    """The record of a finished game, and the states and card codes along it (memoized: a
+    table's many viewers and pushed messages ask for the same moves)."""
+
+    def __init__(self, game: str, record: dict):
+        self.game, self.record = game, record
+        self.n = len(record["seats"])
+        self._states: dict[int, Any] = {}
+        self._codes: dict[tuple[int, int], set[str]] = {}
+
+    def state(self, move: int) -> Any:
+        if move not in self._states:
+            self._states[move] = state_at(self.game, self.record, move)
+        return self._states[move]
+
+    def codes(self, move: int, seat: int) -> set[str]:
+        """The card codes `seat`'s engine view holds at `move` (SPECTATOR: every seat's
+        view holds them, i.e. the public ones)."""
+        key = (move, seat)
+        if key not in self._codes:
+            if seat == SPECTATOR:
+                self._codes[key] = set.intersection(*(self.codes(move, q) for q in range(self.n)))
+            else:
+                view = json.dumps(_jsonable(self.state(move).view(seat)))
+                self._codes[key] = set(CODE.findall(view))
+        return self._codes[key]
+
+
 def assert_nothing_hidden_served(game: str, answers: list[dict], record: dict, deals: int = 2):
-    """Every answer against the record (the module's docstring says how)."""
+    """Every answer against the record (the module's docstring says how). An answer is the
+    API's game (or a pushed message's `game`), its `viewer` a seat or None for a spectator, whose
+    answers are held to what no seat's deal can change."""
     service = service_for(game)
+    book = Record(game, record)
     rng = random.Random(7)
-    own_deck = {code for s in record["seats"][:1] for code in s.get("deck", [])}
-    seen_codes: set[str] = set(own_deck)
-    seen_up_to = -1
+    seen: dict[int, tuple[set[str], int]] = {}
     changed = 0
     for answer in answers:
         text = json.dumps(answer)
         assert str(record["seed"]) not in text, "the seed was served"
-        seat, move = answer["viewer"], answer["move"]
+        if answer["status"] == "waiting":
+            assert not answer["view"] and not answer["legal_actions"] and not answer["log"]
+            continue
+        seat = SPECTATOR if answer["viewer"] is None else answer["viewer"]
+        move = answer["move"]
+        own = set() if seat == SPECTATOR else set(record["seats"][seat].get("deck", []))
+        codes, up_to = seen.get(seat, (own, -1))
         # Every card the seat's engine view held at any move so far (bots' moves included).
-        for m in range(seen_up_to + 1, move + 1):
-            seen_codes |= set(
-                CODE.findall(json.dumps(_jsonable(state_at(game, record, m).view(seat))))
-            )
-        seen_up_to = move
+        for m in range(up_to + 1, move + 1):
+            codes = codes | book.codes(m, seat)
+        seen[seat] = (codes, max(up_to, move))
+        over = answer["status"] == "over"
         # Once over, the record is served too: the result may name every card played.
-        if game == "drifter" and answer["status"] != "over":
-            leaked = set(CODE.findall(text)) - seen_codes
-            assert not leaked, f"move {move}: cards the seat never saw were served: {leaked}"
+        if game == "drifter" and not over:
+            leaked = set(CODE.findall(text)) - codes
+            assert not leaked, f"move {move}: cards the viewer never saw were served: {leaked}"
             told = " ".join(
                 answer["log"] + [line for m in answer["bot_moves"] for line in m["log"]]
             )
-            named = {name for name in unseen_names(record, seen_codes) if name in told}
+            named = {name for name in unseen_names(record, codes) if name in told}
             assert not named, f"move {move}: the narration named cards never seen: {named}"
-        state = state_at(game, record, move)
-        view, labels = _served(service, state, seat)
+        if over and seat == SPECTATOR:
+            continue  # a spectator sees every card once the game is over, as in a replay
+        state = book.state(move)
+        acting = answer["seat"] is not None
+        view, labels = _served(service, state, seat, acting)
         assert answer["view"] == view
         assert [a["label"] for a in answer["legal_actions"]] == labels
-        for _ in range(deals):
-            alt = deal_again(game, state, seat, rng)
-            assert _jsonable(alt.view(seat)) == _jsonable(state.view(seat)), "a bad deal"
-            changed += alt_differs(game, alt, state, seat)
-            assert _served(service, alt, seat) == (view, labels), (
-                f"move {move}: the answer depends on what seat {seat} cannot see"
-            )
+        perspectives = range(book.n) if seat == SPECTATOR else [seat]
+        for q in perspectives:
+            for _ in range(deals):
+                alt = deal_again(game, state, q, rng)
+                assert _jsonable(alt.view(q)) == _jsonable(state.view(q)), "a bad deal"
+                changed += alt_differs(game, alt, state, q)
+                assert _served(service, alt, seat, acting) == (view, labels), (
+                    f"move {move}: the answer depends on what viewer {seat} cannot see"
+                )
     assert changed, "no deal changed anything hidden: the check checked nothing"
 
 
