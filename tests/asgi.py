@@ -44,6 +44,37 @@ def application():
     )
 
 
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Remote:
+    """A server in another process (its `url` and `ws_url`)."""
+
+    url: str
+    ws_url: str
+
+
+def wait_for(url: str, process, seconds: float = 60) -> Remote:
+    """A server process's address once it answers /healthz."""
+    import requests
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server at {url} exited with {process.returncode}")
+        try:
+            if requests.get(url + "/healthz", timeout=2).status_code == 200:
+                return Remote(url, url.replace("http://", "ws://"))
+        except requests.RequestException:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"no answer from {url} within {seconds} s")
+
+
 def start() -> AsgiServer:
     """uvicorn on a free port of 127.0.0.1, started (its clock ticking) before this returns."""
     sock = socket.socket()

@@ -92,7 +92,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return {
             "type": "table",
             "version": version,
-            "game": GameSerializer(seen).data,
+            "game": GameSerializer(seen, context={"request": _Origin(self.scope)}).data,
             "talk": [talk.talk_json(line) for line in lines],
         }
 
@@ -112,3 +112,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 def _token_user(key: str) -> Any:
     token = Token.objects.select_related("user").filter(key=key).first()
     return token.user if token is not None and token.user.is_active else AnonymousUser()
+
+
+class _Origin:
+    """What the serializers ask of a request to make absolute links: this connection's host."""
+
+    def __init__(self, scope: dict[str, Any]):
+        headers = dict(scope.get("headers", []))
+        self.host = headers.get(b"host", b"localhost").decode("latin-1")
+        self.scheme = "https" if scope.get("scheme") == "wss" else "http"
+        self.user = scope.get("user")
+
+    def build_absolute_uri(self, path: str) -> str:
+        return f"{self.scheme}://{self.host}{path}"

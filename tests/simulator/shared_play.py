@@ -38,27 +38,35 @@ class Table:
     """A table of people opened and started through the API: `clients[i]` holds seat i (None
     for a bot's), `answers[viewer]` every answer that viewer got (None: a spectator)."""
 
-    def __init__(self, game: str, *, people: int | None = None, **options: Any):
+    def __init__(
+        self,
+        game: str,
+        *,
+        people: int | None = None,
+        connect: Callable[[Any], Any] = client_of,
+        anonymous: Callable[[], Any] = APIClient,
+        **options: Any,
+    ):
         self.game = game
         count = people or PEOPLE[game]
         self.users = [UserFactory() for _ in range(count)]
-        self.host = client_of(self.users[0])
+        self.host = connect(self.users[0])
         names = [u.username for u in self.users[1:]]
         body = {"game": game, "seats": people_seats(game, names), "spectators": True, **options}
         response = self.host.post("/api/v1/games/", body, format="json")
         assert response.status_code == 201, response.json()
         self.url = response.json()["url"]
         self.id = response.json()["id"]
-        self.clients: list[APIClient | None] = [self.host]
+        self.clients: list[Any] = [self.host]
         for user in self.users[1:]:
-            client = client_of(user)
+            client = connect(user)
             deck = {"starter": DECKS[1]} if game == "drifter" else {}
             joined = client.post(self.url + "join/", deck, format="json")
             assert joined.status_code == 200, joined.json()
             self.clients.append(client)
         while len(self.clients) < len(body["seats"]):
             self.clients.append(None)
-        self.spectator = APIClient()
+        self.spectator = anonymous()
         self.answers: dict[int | None, list[dict[str, Any]]] = {}
 
     def start(self) -> dict[str, Any]:
@@ -106,3 +114,27 @@ class Table:
         response = self.host.get(self.url + "record/")
         assert response.status_code == 200, response.json()
         return response.json()["record"]
+
+
+class HttpClient:
+    """A client of a real server over HTTP, as a program holding a seat is: `Authorization:
+    Token <key>` (none: anonymous), the same calls as DRF's APIClient."""
+
+    def __init__(self, base: str, user: Any = None):
+        import requests
+        from rest_framework.authtoken.models import Token
+
+        self.base = base
+        self.session = requests.Session()
+        self.token = Token.objects.get_or_create(user=user)[0].key if user is not None else None
+        if self.token:
+            self.session.headers["Authorization"] = f"Token {self.token}"
+
+    def _url(self, url: str) -> str:
+        return url if url.startswith("http") else self.base + url
+
+    def get(self, url: str) -> Any:
+        return self.session.get(self._url(url), timeout=30)
+
+    def post(self, url: str, data: Any = None, format: str = "json") -> Any:
+        return self.session.post(self._url(url), json=data, timeout=30)

@@ -1,66 +1,248 @@
-"""The table's push channel (issue #26): over a real ASGI server (uvicorn, tests/asgi.py), every
-seat sees the others' decisions without asking; a reconnecting client catches up; a stranger is
-refused; a token authenticates."""
+"""The table's push channel (issue #26) over a real ASGI server (uvicorn, tests/asgi.py): every
+viewer of every game sees the others' decisions without asking, and no pushed message carries
+what its viewer may not see; a reconnecting client catches up exactly; a stranger is refused; a
+web process restarted mid-game loses nothing; with Redis, a decision made through one web
+process reaches the clients of another."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
-from rest_framework.authtoken.models import Token
-from websockets.exceptions import InvalidStatus
+from django.conf import settings
+from django.db import connection
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from simulator.table import consumers
+from simulator.table import services as table_services
+from simulator.table.models import TableGame
+from tests import asgi
 from tests.factories import UserFactory
+from tests.simulator.shared_play import HttpClient, Table
+from tests.simulator.table_play import GAMES
+from tests.simulator.test_table_hidden import assert_nothing_hidden_served
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-class Http:
-    """An API client over real HTTP with a token (as a program holding a seat would be)."""
-
-    def __init__(self, base: str, user: Any):
-        import requests
-
-        self.base = base
-        self.token = Token.objects.get_or_create(user=user)[0].key
-        self.session = requests.Session()
-        self.session.headers["Authorization"] = f"Token {self.token}"
-
-    def __call__(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        response = self.session.request(method, self.base + path, json=body, timeout=20)
-        return response.status_code, (response.json() if response.content else None)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    # websockets' sync client kept open across a test's threads rather than in a `with`.
+    pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager"),
+]
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def socket(server, client: Http, table: int):
-    return connect(
-        f"{server.ws_url}/ws/tables/{table}/",
-        additional_headers={"Authorization": f"Token {client.token}"},
-        origin=server.url,
-        open_timeout=10,
+class Listener:
+    """One viewer's WebSocket, read in a thread: every message kept in order."""
+
+    def __init__(self, server, table_id: int, token: str | None, version: int = -1):
+        headers = {"Authorization": f"Token {token}"} if token else {}
+        self.ws = connect(
+            f"{server.ws_url}/ws/tables/{table_id}/",
+            additional_headers=headers,
+            origin=server.url,
+            open_timeout=15,
+        )
+        self.messages: list[dict[str, Any]] = []
+        self.ws.send(json.dumps({"type": "hello", "version": version}))
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            for raw in self.ws:
+                self.messages.append(json.loads(raw))
+        except ConnectionClosed:
+            pass
+
+    def tables(self) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m["type"] == "table"]
+
+    def wait_for(self, version: int, seconds: float = 20) -> dict[str, Any]:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            seen = self.tables()
+            if seen and seen[-1]["version"] >= version:
+                return seen[-1]
+            time.sleep(0.01)
+        raise AssertionError(f"version {version} never reached this viewer: {self.tables()[-1:]}")
+
+    def close(self) -> None:
+        self.ws.close()
+        self.thread.join(5)
+
+
+def http_table(server, game: str, **options: Any) -> Table:
+    return Table(
+        game,
+        connect=lambda user: HttpClient(server.url, user),
+        anonymous=lambda: HttpClient(server.url),
+        **options,
     )
 
 
-def receive(ws, timeout: float = 10) -> dict[str, Any]:
-    return json.loads(ws.recv(timeout))
+@pytest.mark.parametrize("game", GAMES)
+def test_every_viewer_of_every_game_is_pushed_each_decision_and_told_no_more_than_it_may_know(
+    asgi_server, seeded, game
+):
+    table = http_table(asgi_server, game)
+    viewers = {
+        seat: Listener(asgi_server, table.id, client.token)
+        for seat, client in enumerate(table.clients)
+        if client is not None
+    }
+    viewers[None] = Listener(asgi_server, table.id, None)  # a spectator, not signed in
+    try:
+        table.play()
+        final = TableGame.objects.get(pk=table.id)
+        for listener in viewers.values():
+            listener.wait_for(final.version)
+    finally:
+        for listener in viewers.values():
+            listener.close()
+    record = table.record()
+    moves_pushed = 0
+    for seat, listener in viewers.items():
+        pushed = [m["game"] for m in listener.tables()]
+        assert pushed[-1]["status"] == "over" and pushed[-1]["version"] == final.version
+        assert {p["viewer"] for p in pushed if p["status"] != "waiting"} == {seat}
+        # Never an old version after a newer one: each message is the table as it is now.
+        versions = [p["version"] for p in pushed]
+        assert versions == sorted(versions)
+        moves_pushed = max(moves_pushed, len({p["move"] for p in pushed}))
+        assert_nothing_hidden_served(game, pushed, record, deals=1)
+    assert moves_pushed > 2, "the viewers saw the game move"
 
 
-def test_each_seat_sees_the_others_decisions_pushed(asgi_server):
-    ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
-    a, b = Http(asgi_server.url, ann), Http(asgi_server.url, bob)
-    status, game = a("POST", "/api/v1/games/", {
-        "game": "drifter", "seats": [{"starter": "HSD-S1"}, {"player": "bob"}],
-    })  # fmt: skip
-    assert status == 201, game
-    assert b("POST", f"/api/v1/games/{game['id']}/join/", {"starter": "HSD-S2"})[0] == 200
-    with socket(asgi_server, a, game["id"]) as wa, socket(asgi_server, b, game["id"]) as wb:
-        for ws in (wa, wb):
-            ws.send(json.dumps({"type": "hello", "version": -1}))
-        first = [receive(wa), receive(wb)]
-        assert [m["game"]["status"] for m in first] == ["waiting", "waiting"]
-        assert a("POST", f"/api/v1/games/{game['id']}/start/", {})[0] == 200
-        pushed = [receive(wa), receive(wb)]
-        statuses = sorted(m["game"]["status"] for m in pushed)
-        assert statuses == ["their_turn", "your_turn"]
-        assert pushed[0]["version"] == pushed[1]["version"]
+def test_the_check_catches_a_pushed_message_that_shows_another_seats_hand(
+    asgi_server, seeded, monkeypatch
+):
+    honest = consumers.TableConsumer._build
+
+    def leaky(self, force: bool):
+        message = honest(self, force)
+        if message and message["game"]["viewer"] == 1 and message["game"]["status"] != "over":
+            state = table_services.state_of(TableGame.objects.get(pk=self.table_id))
+            message["game"]["view"]["peek"] = [c.defn.code for c in state.hand[0]]
+        return message
+
+    monkeypatch.setattr(consumers.TableConsumer, "_build", leaky)
+    table = http_table(asgi_server, "drifter")
+    listener = Listener(asgi_server, table.id, table.clients[1].token)
+    try:
+        table.play()
+        listener.wait_for(TableGame.objects.get(pk=table.id).version)
+    finally:
+        listener.close()
+    with pytest.raises(AssertionError):
+        assert_nothing_hidden_served(
+            "drifter", [m["game"] for m in listener.tables()], table.record(), deals=1
+        )
+
+
+def test_a_client_that_reconnects_catches_up_exactly(asgi_server, seeded):
+    table = http_table(asgi_server, "duel")
+    table.start()
+    first = Listener(asgi_server, table.id, table.clients[1].token)
+    seen = first.wait_for(TableGame.objects.get(pk=table.id).version)
+    first.close()
+    # The game goes on while seat 1 is gone: seat 0 plays, seat 1 is played by its bot.
+    for _ in range(3):
+        row = TableGame.objects.get(pk=table.id)
+        if row.is_over:
+            break
+        client = table.clients[row.to_act]
+        answer = client.get(table.url).json()
+        body = {"move": answer["move"], "action": answer["legal_actions"][0]["action"]}
+        assert client.post(table.url + "actions/", body).status_code == 200
+    row = TableGame.objects.get(pk=table.id)
+    assert row.version > seen["version"]
+    again = Listener(asgi_server, table.id, table.clients[1].token, version=seen["version"])
+    try:
+        caught_up = again.wait_for(row.version)
+    finally:
+        again.close()
+    assert caught_up["game"] == table.clients[1].get(table.url).json()
+    # Told the talk it missed too: the lines since it last saw the table's.
+    assert [line["text"] for line in caught_up["talk"]]
+
+
+def test_a_stranger_is_refused_the_push_channel_of_a_private_table(asgi_server):
+    table = http_table(asgi_server, "duel", spectators=False)
+    stranger = HttpClient(asgi_server.url, UserFactory())
+    for token in (None, stranger.token, "not-a-token"):
+        with pytest.raises((InvalidStatus, ConnectionClosed)):
+            listener = Listener(asgi_server, table.id, token)
+            listener.ws.recv(5)
+
+
+def test_a_web_process_restarted_mid_game_loses_nothing(asgi_server, seeded):
+    table = http_table(asgi_server, "quickdraw")
+    table.start()
+    for _ in range(2):
+        row = TableGame.objects.get(pk=table.id)
+        client = table.clients[row.to_act]
+        answer = client.get(table.url).json()
+        body = {"move": answer["move"], "action": answer["legal_actions"][0]["action"]}
+        assert client.post(table.url + "actions/", body).status_code == 200
+    before = TableGame.objects.get(pk=table.id)
+    asgi_server.stop()
+    server = asgi.start()
+    try:
+        for client in [*table.clients, table.spectator]:
+            client.base = server.url
+        table.url = table.url.replace(asgi_server.url, server.url)
+        answer = table.clients[0].get(table.url).json()
+        assert (answer["move"], answer["version"]) == (before.move, before.version)
+        final = table.play(start=False)
+        assert final["status"] == "over"
+        envelope = table.host.get(table.url + "record/").json()
+    finally:
+        server.stop()
+    out = subprocess.run(
+        [sys.executable, "manage.py", "replay", "/dev/stdin"],
+        input=json.dumps(envelope),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": os.environ.get("DATABASE_URL", "sqlite:///:memory:")},
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "Verified: the record replays" in out.stdout
+
+
+@pytest.mark.skipif(
+    not settings.CHANNEL_LAYER_URL, reason="with Redis only: one web process's memory is its own"
+)
+def test_with_redis_a_decision_made_through_one_web_process_reaches_the_clients_of_another(
+    asgi_server, seeded
+):
+    db = connection.settings_dict
+    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    port = asgi.free_port()
+    other = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+         "--port", str(port), "--lifespan", "on", "--log-level", "warning"],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": url, "TABLE_CLOCK_SECONDS": "0",
+             "ALLOWED_HOSTS": "127.0.0.1,localhost", "DJANGO_DEBUG": "false"},
+    )  # fmt: skip
+    try:
+        second = asgi.wait_for(f"http://127.0.0.1:{port}", other)
+        table = http_table(asgi_server, "duel")
+        listener = Listener(second, table.id, table.clients[1].token)
+        listener.wait_for(0)
+        started = table.start()
+        pushed = listener.wait_for(started["version"])
+        assert pushed["game"]["move"] == started["move"]
+        listener.close()
+    finally:
+        other.terminate()
+        other.wait(20)

@@ -24,7 +24,9 @@ class Command(BaseCommand):
         if opts["days"] < 1:
             raise CommandError("--days is a whole number of days, at least 1.")
         cutoff = timezone.now() - timedelta(days=opts["days"])
-        stale = TableGame.objects.filter(status=TableGame.Status.PLAYING, updated_at__lt=cutoff)
+        stale = TableGame.objects.filter(
+            status__in=[TableGame.Status.WAITING, TableGame.Status.PLAYING], updated_at__lt=cutoff
+        )
         count = stale.count()
         if not opts["dry_run"]:
             stale.delete()
