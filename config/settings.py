@@ -275,7 +275,7 @@ SPECTACULAR_SETTINGS = {
         "RunKindEnum": "simulator.runs.models.SimulationRun.Kind",
         "RunStatusEnum": "simulator.runs.models.SimulationRun.Status",
         "PutIntoPlayEnum": ["dude", "gear"],
-        "TableGameStatusEnum": ["your_turn", "over"],
+        "TableGameStatusEnum": ["waiting", "your_turn", "their_turn", "over"],
     },
 }
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -379,6 +379,12 @@ class TalkInputSerializer(StrictJSON, serializers.Serializer):
     text = serializers.CharField(max_length=2000, allow_blank=True, trim_whitespace=False)
 
 
+class TalkQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        required=False, default=0, min_value=0, help_text="Only the lines after this id."
+    )
+
+
 class TalkLineSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     author = serializers.CharField(allow_null=True)
@@ -595,7 +601,7 @@ class GameViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         methods=["GET"],
-        parameters=[OpenApiParameter("after", int, description="Only lines after this id.")],
+        parameters=[TalkQuerySerializer],
         responses={200: TalkLineSerializer(many=True)},
     )
     @extend_schema(
@@ -603,7 +609,7 @@ class GameViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         request=TalkInputSerializer,
         responses={201: TalkLineSerializer, 400: ERRORS, 403: FORBIDDEN, 429: ERRORS},
     )
-    @action(detail=True, methods=["get", "post"], url_path="talk")
+    @action(detail=True, methods=["get", "post"], url_path="talk", pagination_class=None)
     def talk(self, request, pk=None):
         """Table talk: the lines you may read (without the ones you hid), or say one (at most
         300 characters, 5 lines in 10 seconds)."""
@@ -612,9 +618,10 @@ class GameViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             data.is_valid(raise_exception=True)
             line = talk.talk_post(user=request.user, pk=pk, text=data.validated_data["text"])
             return Response(talk.talk_json(line), status=status.HTTP_201_CREATED)
+        query = TalkQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
         access = selectors.table_access(user=request.user, pk=pk)
-        after = request.query_params.get("after", "0")
-        lines = talk.talk_list(access, after=int(after) if after.isdigit() else 0)
+        lines = talk.talk_list(access, after=query.validated_data["after"])
         return Response([talk.talk_json(line) for line in lines])
 
     @extend_schema(request=TalkHideSerializer, responses={204: None, 403: FORBIDDEN})

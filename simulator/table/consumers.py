@@ -85,7 +85,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         version = seen.game.version
         if version == self.sent_version and not force:
             return None
-        lines = list(talk.talk_list(seen.access, after=self.sent_talk))
+        access = seen.access
+        if access is None:  # table_game_seen always says whose view it built
+            raise RuntimeError("a table seen without its viewer")
+        lines = list(talk.talk_list(access, after=self.sent_talk))
         if lines:
             self.sent_talk = lines[-1].pk
         self.sent_version = version

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -105,7 +105,8 @@ def _seat_plans(
                     owner=host, data=body, index=index, bot=bot or "", prepared=prepared
                 )
             except table.DomainError as exc:
-                player, found = {"label": "", "bot": bot, "source": None}, list(exc.problems)
+                player = {"label": "", "bot": bot or "", "source": None}
+                found = cast(list[Problem], exc.problems)
             problems += [table._seat_attr(p) for p in found]
             plan |= {"bot": bot, "budget": budget, "player": player}
         elif kind == "mine":
@@ -159,6 +160,7 @@ _ALLOWED = {
 }
 
 
+# long: the table's every option is a keyword, as the API and the form give them
 @transaction.atomic
 def table_game_create(
     *,
@@ -196,11 +198,7 @@ def table_game_create(
     plans, problems = _seat_plans(service=service, host=owner, seats=seats, prepared=prepared)
     shared = any(p["kind"] in ("named", "open") for p in plans)
     clock, grace, more = _pace_problems(pace, clock_seconds, grace_seconds, shared)
-    problems += more
-    if on_timeout not in TableGame.OnTimeout.values:
-        problems.append(_problem("bad_choice", "On timeout: bot or forfeit.", "on_timeout"))
-    if on_resign not in TableGame.OnResign.values:
-        problems.append(_problem("bad_choice", "On resigning: out or bot.", "on_resign"))
+    problems += more + _choice_problems(on_timeout, on_resign)
     if problems:
         raise TableRefused(problems=problems)
     row = TableGame.objects.create(
@@ -246,6 +244,15 @@ def table_game_create(
     return table.seen(table_access(user=owner, pk=row.pk), None)
 
 
+def _choice_problems(on_timeout: str, on_resign: str) -> list[Problem]:
+    problems = []
+    if on_timeout not in TableGame.OnTimeout.values:
+        problems.append(_problem("bad_choice", "On timeout: bot or forfeit.", "on_timeout"))
+    if on_resign not in TableGame.OnResign.values:
+        problems.append(_problem("bad_choice", "On resigning: out or bot.", "on_resign"))
+    return problems
+
+
 def _person(row: TableGame, index: int, plan: dict[str, Any], host: Any, now: Any) -> TableSeat:
     if plan["kind"] == "mine":
         return TableSeat(
@@ -277,7 +284,7 @@ def _start(row: TableGame, host: Any) -> Seen:
     players: list[PlanPlayer] = []
     for index, seat in enumerate(row.seats):
         player = seat.get("player") if seat["bot"] else people[index].player
-        players.append(dict(player or {}))
+        players.append(cast(PlanPlayer, dict(player or {})))
     prepared = table.prepared_rules(service=service, format=row.format, variants=row.variants)
     rules = table._table_rules(prepared=prepared, rules=row.rules, quick_start=row.quick_start)
     state = table.begin(row, players, rules)

@@ -335,6 +335,8 @@ def _catalogue(service: GameService, version: int | None) -> Any:
 
 def state_of(game: TableGame) -> Any:
     """The live state of a stored game, rebuilt from its record."""
+    if game.record is None:  # cannot happen: a table still waiting has no state to rebuild
+        raise RuntimeError(f"table game {game.pk} has not begun")
     return _rebuilt(service_of(game.game), game.record, game.seed, game.catalogue_version)
 
 
@@ -391,7 +393,8 @@ def _player_of(row: TableGame, seat: int, now: Any) -> tuple[str, int | None, st
     if _is_away(row, person, now):
         person.standing_in, person.why = True, "away"
         person.save(update_fields=["standing_in", "why"])
-        announce.say(row, f"{person.user.get_username()} is away: their bot plays for them.")
+        name = person.user.get_username() if person.user else "A player"
+        announce.say(row, f"{name} is away: their bot plays for them.")
         return person.stand_in, person.stand_in_budget, "away"
     return None
 

@@ -296,7 +296,7 @@ def play_replay(request, pk: int):
     row = _over(request, pk)
     return render_replay(
         request,
-        row.record,
+        row.record or {},
         heading=f"{service_for(row.game).title}: game {row.pk}",
         back_url=reverse("play:game", args=[row.pk]),
         back_label="Back to the table",
