@@ -253,6 +253,7 @@ OPERATIONS = {
     ("POST", "/api/v1/games/{id}/actions/"): "act_in_table_game",
     ("GET", "/api/v1/games/{id}/record/"): "get_table_game_record",
     ("GET", "/api/v1/games/lobby/"): "list_lobby_tables",
+    ("GET", "/api/v1/games/history/"): "list_games_against_people",
     ("GET", "/api/v1/games/{id}/version/"): "get_table_version",
     ("POST", "/api/v1/games/{id}/join/"): "join_table",
     ("POST", "/api/v1/games/{id}/start/"): "start_table",

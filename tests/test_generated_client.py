@@ -250,3 +250,73 @@ def test_a_whole_game_at_the_table_with_only_the_generated_client(
     record = get_table_game_record.sync(client=me, id=game.id)
     assert record.record.to_dict()["final"] == game.result.to_dict()
     assert list_table_games.sync(client=me).results[0].id == game.id
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_people_share_a_table_with_only_the_generated_client(
+    drifter_client, live_server, catalogue
+):
+    """Issue #26 through the typed client: ann opens a duel with a seat kept for bob, bob joins,
+    ann starts, each plays their own seat from their own program to the end, they talk."""
+    from drifter_client import AuthenticatedClient
+    from drifter_client.api.table import (
+        act_in_table_game,
+        get_table_game,
+        join_table,
+        list_table_talk,
+        say_at_table,
+        start_table,
+        start_table_game,
+    )
+    from drifter_client.models import (
+        ActionInputRequest,
+        ActionInputRequestAction,
+        ErrorList,
+        GameCreateRequest,
+        JoinRequest,
+        SeatInputRequest,
+        StartRequest,
+        TableGameStatusEnum,
+        TalkInputRequest,
+    )
+    from rest_framework.authtoken.models import Token
+
+    def client_of(user):
+        return AuthenticatedClient(
+            base_url=live_server.url,
+            token=Token.objects.create(user=user).key,
+            prefix="Token",
+            raise_on_unexpected_status=True,
+        )
+
+    ann, bob = UserFactory(), UserFactory()
+    clients = [client_of(ann), client_of(bob)]
+    opened = start_table_game.sync(
+        client=clients[0],
+        body=GameCreateRequest(
+            game="duel", seats=[SeatInputRequest(), SeatInputRequest(player=bob.username)]
+        ),
+    )
+    assert opened.status == TableGameStatusEnum.WAITING
+    early = start_table.sync(client=clients[0], id=opened.id, body=StartRequest())
+    assert isinstance(early, ErrorList) and early.errors[0].code == "seats_free"
+    joined = join_table.sync(client=clients[1], id=opened.id, body=JoinRequest())
+    assert joined.seats[1].yours and joined.seats[1].state.value == "seated"
+    game = start_table.sync(client=clients[0], id=opened.id, body=StartRequest())
+    said = say_at_table.sync(client=clients[1], id=opened.id, body=TalkInputRequest(text="Draw!"))
+    assert said.text == "Draw!"
+    for _ in range(500):
+        game = get_table_game.sync(client=clients[0], id=opened.id)
+        if game.status == TableGameStatusEnum.OVER:
+            break
+        me = clients[game.to_act]
+        mine = get_table_game.sync(client=me, id=opened.id)
+        assert mine.status == TableGameStatusEnum.YOUR_TURN
+        action = ActionInputRequestAction.from_dict(mine.legal_actions[0].action.to_dict())
+        moved = act_in_table_game.sync(
+            client=me, id=opened.id, body=ActionInputRequest(move=mine.move, action=action)
+        )
+        assert not isinstance(moved, ErrorList), moved
+    assert game.status == TableGameStatusEnum.OVER
+    lines = list_table_talk.sync(client=clients[0], id=opened.id)
+    assert "Draw!" in [line.text for line in lines]

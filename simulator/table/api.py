@@ -205,12 +205,13 @@ class GameSummarySerializer(serializers.ModelSerializer):
     status = serializers.SerializerMethodField()
     seats = serializers.SerializerMethodField()
     host = serializers.CharField(source="owner.username")
+    winners = serializers.SerializerMethodField()
 
     class Meta:
         model = TableGame
         fields = [
             "id", "url", "game", "status", "move", "version", "host", "pace", "format",
-            "deadline", "seats", "created_at", "updated_at",
+            "deadline", "seats", "winners", "created_at", "updated_at",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -229,6 +230,22 @@ class GameSummarySerializer(serializers.ModelSerializer):
     def get_seats(self, game: TableGame) -> list[dict[str, Any]]:
         request = self.context.get("request")
         return _seats(game, getattr(request, "user", None))
+
+    @extend_schema_field(
+        serializers.ListField(
+            child=serializers.IntegerField(),
+            allow_null=True,
+            help_text="The winning seats once over (none: a draw, or a table ended early).",
+        )
+    )
+    def get_winners(self, game: TableGame) -> list[int] | None:
+        if not game.is_over:
+            return None
+        result = game.result or {}
+        if "winners" in result:  # High Stakes Drifter, Tabletown, a table ended early
+            return [int(w) for w in result["winners"] or []]
+        winner = result.get("winner")  # the duels: one winner, or None for a draw
+        return [] if winner is None else [int(winner)]
 
 
 class GameRecordSerializer(serializers.Serializer):
@@ -435,6 +452,15 @@ class GameViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     def lobby(self, request):
         """Listed tables waiting for players: join one with a deck."""
         page = self.paginate_queryset(selectors.lobby())
+        data = GameSummarySerializer(page, many=True, context={"request": request}).data
+        return self.get_paginated_response(data)
+
+    @extend_schema(responses={200: GameSummarySerializer(many=True)})
+    @action(detail=False, methods=["get"])
+    def history(self, request):
+        """Your finished games against other people: the seats (who, with which deck), the
+        winners."""
+        page = self.paginate_queryset(selectors.history(request.user))
         data = GameSummarySerializer(page, many=True, context={"request": request}).data
         return self.get_paginated_response(data)
 

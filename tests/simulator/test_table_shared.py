@@ -440,3 +440,17 @@ def test_table_talk_is_kept_limited_hidden_by_a_reader_and_removed_by_the_host(c
     assert removed == [{**removed[0], "text": "", "removed": True}]
     # A spectator reads nothing where the host did not open the talk to spectators.
     assert client_of(UserFactory()).get(table.url + "talk/").json() == []
+
+
+def test_each_player_s_history_of_games_against_people(catalogue, seeded):
+    table = Table("duel")
+    table.play()
+    alone = client_of(table.users[0])
+    alone.post("/api/v1/games/", {"game": "duel", "seats": [{}, {"bot": "random"}]}, format="json")
+    for user in table.users:
+        history = client_of(user).get("/api/v1/games/history/").json()["results"]
+        assert [h["id"] for h in history] == [table.id]
+        winner = TableGame.objects.get(pk=table.id).result["winner"]
+        assert history[0]["winners"] == ([] if winner is None else [winner])
+        assert {s["person"] for s in history[0]["seats"]} == {u.username for u in table.users}
+    assert client_of(UserFactory()).get("/api/v1/games/history/").json()["results"] == []
