@@ -1,4 +1,5 @@
-"""`make run` serves as production does: gunicorn, DEBUG off, WhiteNoise, styled error pages."""
+"""`make run` serves as production does: uvicorn (ASGI), DEBUG off, WhiteNoise, styled error
+pages."""
 
 from __future__ import annotations
 
@@ -143,8 +144,9 @@ def test_make_dev_swaps_in_the_development_server_and_keeps_the_procfiles_other_
 
     assert made.returncode == 0, made.stderr
     run, dev = processes(BASE_DIR / "Procfile"), processes(BASE_DIR / "var" / "Procfile.dev")
-    assert "manage.py runserver" in dev.pop("web")
-    assert "gunicorn" in run.pop("web")
+    dev_web, run_web = dev.pop("web"), run.pop("web")
+    assert "uvicorn config.asgi:application" in dev_web and "--reload" in dev_web
+    assert "uvicorn config.asgi:application" in run_web and "--reload" not in run_web
     assert dev == run
 
 
@@ -290,17 +292,17 @@ def make_run_web(django_db_setup, tmp_path_factory):
 
 
 def _stop(proc: subprocess.Popen, sig: signal.Signals) -> None:
-    """Signal the server's whole process group (gunicorn's master and workers), then reap it."""
+    """Signal the server's whole process group (uvicorn and its workers), then reap it."""
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, sig)
     proc.wait(timeout=30)
 
 
-def test_make_run_serves_with_gunicorn_and_debug_off(make_run_web, transactional_db, catalogue):
+def test_make_run_serves_with_uvicorn_and_debug_off(make_run_web, transactional_db, catalogue):
     status, headers, body = make_run_web.get("/cards/NOPE-999/")
 
     assert status == 404
-    assert headers["Server"].startswith("gunicorn")
+    assert headers["Server"].startswith("uvicorn")
     assert "Nothing out here" in body.decode() and "URLconf" not in body.decode()
     assert make_run_web.get("/cards/HSD-001/")[0] == 200
 

@@ -81,7 +81,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(message)
 
     def _build(self, force: bool) -> dict[str, Any] | None:
-        seen = table.table_game_seen(owner=self.user, pk=self.table_id)
+        seen = table.table_game_seen(owner=self.user, pk=self.table_id, here=False)
         version = seen.game.version
         if version == self.sent_version and not force:
             return None

@@ -19,6 +19,7 @@ from datetime import timedelta
 from typing import Any, cast
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from config.api import DomainError
@@ -45,6 +46,8 @@ PLAYER = "human"
 SPECTATOR = -1
 #: The "bot" that plays a seat whose person resigned or forfeited (`PassiveBot`).
 PASSIVE = "passive"
+#: A person's presence is written at most this often (their grace is counted from it).
+PRESENCE_RESOLUTION = timedelta(seconds=2)
 
 
 class TableRefused(DomainError):
@@ -587,11 +590,14 @@ def seen(
     )
 
 
-def table_game_seen(*, owner: Any, pk: Any, viewer: int | None = None) -> Seen:
-    """A game as `owner` may see it (Http404 for a table they may not see)."""
+def table_game_seen(
+    *, owner: Any, pk: Any, viewer: int | None = None, here: bool = True
+) -> Seen:
+    """A game as `owner` may see it (Http404 for a table they may not see); `here`: a person
+    reading it is at the table (the push channel's own reads are not: its pings are)."""
     access = table_access(user=owner, pk=pk)
     row = access.game
-    if access.seats:
+    if access.seats and here:
         seating_touch(access)
     return seen(access, None if row.is_waiting else state_of(row), viewer=viewer)
 
@@ -603,6 +609,8 @@ def seating_touch(access: Access) -> None:
     if row.clock_seconds is None or row.is_over:
         return
     now = timezone.now()
-    TableSeat.objects.filter(table=row, index__in=access.seats).update(
+    # At most one write a few seconds a person: presence is counted in seconds of grace.
+    stale = Q(last_seen__isnull=True) | Q(last_seen__lt=now - PRESENCE_RESOLUTION)
+    TableSeat.objects.filter(stale, table=row, index__in=access.seats).update(
         last_seen=now, away_at=now + timedelta(seconds=row.grace_seconds)
     )

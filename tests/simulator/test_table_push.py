@@ -246,3 +246,38 @@ def test_with_redis_a_decision_made_through_one_web_process_reaches_the_clients_
     finally:
         other.terminate()
         other.wait(20)
+
+
+def test_a_ping_keeps_a_person_here_and_a_line_of_talk_is_pushed(asgi_server, seeded):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from simulator.table.models import TableSeat
+
+    table = http_table(asgi_server, "duel", clock_seconds=60, grace_seconds=30)
+    table.start()
+    listener = Listener(asgi_server, table.id, table.clients[1].token)
+    try:
+        first = listener.wait_for(TableGame.objects.get(pk=table.id).version)
+        long_ago = timezone.now() - timedelta(minutes=5)
+        TableSeat.objects.filter(table_id=table.id, index=1).update(last_seen=long_ago)
+        listener.ws.send(json.dumps({"type": "ping"}))
+        deadline = time.monotonic() + 10
+        while not any(m["type"] == "pong" for m in listener.messages):
+            assert time.monotonic() < deadline, "no pong"
+            time.sleep(0.01)
+        person = TableSeat.objects.get(table_id=table.id, index=1)
+        assert person.last_seen > long_ago
+        assert person.away_at >= person.last_seen + timedelta(seconds=29)
+        said = table.clients[0].post(table.url + "talk/", {"text": "Howdy, partner"})
+        assert said.status_code == 201
+        pushed = listener.wait_for(first["version"] + 1)
+        assert [line["text"] for line in pushed["talk"]] == ["Howdy, partner"]
+        listener.ws.send(json.dumps({"type": "shout"}))
+        deadline = time.monotonic() + 10
+        while not any(m["type"] == "error" for m in listener.messages):
+            assert time.monotonic() < deadline, "no error for an unknown message"
+            time.sleep(0.01)
+    finally:
+        listener.close()
