@@ -20,6 +20,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from simulator.table import announce  # noqa: E402
 from simulator.table.routing import websocket_urlpatterns  # noqa: E402
 from simulator.table.seating import clock_tick  # noqa: E402
 
@@ -36,10 +37,12 @@ class TableClock:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                announce.serve_on(asyncio.get_running_loop())
                 if settings.TABLE_CLOCK_SECONDS:
                     task = asyncio.create_task(self.run(settings.TABLE_CLOCK_SECONDS))
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                announce.serve_on(None)
                 if task is not None:
                     task.cancel()
                 await send({"type": "lifespan.shutdown.complete"})

@@ -20,7 +20,9 @@ PROBE = (
     "'prefetch': s.CELERY_WORKER_PREFETCH_MULTIPLIER, "
     "'reject': s.CELERY_TASK_REJECT_ON_WORKER_LOST,"
     "'serializer': s.CELERY_TASK_SERIALIZER, 'mode': s.DATABASES['default'].get('OPTIONS', {})"
-    ".get('transaction_mode'), 'conn_max_age': s.DATABASES['default']['CONN_MAX_AGE']}))"
+    ".get('transaction_mode'), 'conn_max_age': s.DATABASES['default']['CONN_MAX_AGE'], "
+    "'pool': bool(s.DATABASES['default'].get('OPTIONS', {}).get('pool')), "
+    "'layer': s.CHANNEL_LAYERS['default']['BACKEND']}))"
 )
 
 
@@ -39,9 +41,11 @@ def test_with_no_environment_it_runs_on_sqlite_and_the_filesystem_broker():
     assert s["engine"] == "django.db.backends.sqlite3"
     assert s["mode"] == "IMMEDIATE"
     assert s["broker"] == "filesystem://"
-    # Kept between requests: opening a SQLite connection runs the PRAGMAs, which cost a status
-    # poll more than its own query (docs/operations.md, "Workers and the web on one machine").
-    assert s["conn_max_age"] == 60
+    # Under ASGI each request has a thread of its own: a connection kept past the request would
+    # outlive its thread (docs/operations.md, "Settings").
+    assert s["conn_max_age"] == 0 and not s["pool"]
+    # One web process, the push channel in its memory (docs/operations.md).
+    assert s["layer"] == "channels.layers.InMemoryChannelLayer"
     assert (s["acks_late"], s["reject"], s["prefetch"], s["serializer"]) == (True, True, 1, "json")
 
 
@@ -51,7 +55,9 @@ def test_database_and_broker_urls_switch_to_postgres_and_redis():
     )
     assert s["engine"] == "django.db.backends.postgresql"
     assert s["broker"] == "redis://h:6379/0"
-    assert s["conn_max_age"] == 60
+    # PostgreSQL's connections are pooled instead of kept; the push channel goes through Redis.
+    assert s["conn_max_age"] == 0 and s["pool"]
+    assert s["layer"] == "channels_redis.core.RedisChannelLayer"
 
 
 @pytest.mark.django_db

@@ -6,6 +6,7 @@ is a version number, the talk's lines and the email name people, seats and moves
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -33,16 +34,49 @@ def changed(row: Any) -> None:
     transaction.on_commit(lambda: publish(table_id, {"type": "table.changed", "version": version}))
 
 
+#: The event loop of the ASGI server this process runs, if any (`serve_on`).
+_LOOP: asyncio.AbstractEventLoop | None = None
+
+
+def serve_on(loop: asyncio.AbstractEventLoop | None) -> None:
+    """The ASGI server's loop (config/asgi.py, at start-up; None at shutdown): a change made in
+    a request's thread is handed to it without the request waiting for the loop."""
+    global _LOOP
+    _LOOP = loop
+
+
 def publish(table_id: int, message: dict[str, Any]) -> None:
-    """Send `message` to the table's group now (a push channel that is down loses it; the
-    pages and clients fall back to polling the version, so nothing is lost but time)."""
+    """Send `message` to the table's group (a push channel that is down loses it; the pages
+    and clients fall back to polling the version, so nothing is lost but time)."""
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
-        async_to_sync(layer.group_send)(group(table_id), message)
+    sent = layer.group_send(group(table_id), message)
+    loop = _LOOP
+    if loop is not None and loop.is_running():
+        try:
+            here = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
+        if here is loop:
+            loop.create_task(sent).add_done_callback(lambda done: _failed(table_id, done))
+        else:
+            future = asyncio.run_coroutine_threadsafe(sent, loop)
+            future.add_done_callback(lambda done: _failed(table_id, done))
+        return
+    try:  # no server in this process (a Celery worker, a command): send and wait
+        async_to_sync(_send)(sent)
     except Exception:  # the push channel is best effort: the record is the truth
         log.warning("could not push table %s's change", table_id, exc_info=True)
+
+
+async def _send(sent: Any) -> None:
+    await sent
+
+
+def _failed(table_id: int, done: Any) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        log.warning("could not push table %s's change: %r", table_id, done.exception())
 
 
 def say(row: Any, text: str) -> None:

@@ -4,19 +4,27 @@ A connection is one viewer of one table: a seat's holder, or a spectator where t
 allows them. It authenticates with the site's session cookie or an API token
 (`Authorization: Token <key>`). The channel layer carries only "table N is now at version V"
 (simulator/table/announce.py); each connection then builds its own viewer's answer through the
-same code as the HTTP API (`services.seen`, `api.GameSerializer`), so a pushed message holds
+same code as the HTTP API (`services.seen`, `api.game_json`), so a pushed message holds
 exactly what that viewer may see. Messages (docs/api.md, "The push channel"):
 
 - to the client: `{"type": "table", "version", "game", "talk"}` (the table as this viewer
   sees it, with the lines of table talk it has not had), `{"type": "pong"}`, `{"type":
   "error", "code", "detail"}`;
-- from the client: `{"type": "hello", "version": V}` (on every (re)connection: the version it
-  last saw; the answer is the current table if it has changed), `{"type": "ping"}` (every
-  few seconds: the seat's person is here).
+- from the client: `{"type": "hello", "version": V, "talk": T}` (on every (re)connection: the
+  version and the last line of talk it saw; the answer is the table as it is now), `{"type":
+  "ping"}` (every few seconds: the seat's person is here).
+
+A table's viewers in one process share what their answers are built from: the row, its
+people's seats, the state rebuilt from the record and the talk, read once a version
+(`Snapshot`); each viewer's own part (`services.seen` for their seat) is built from it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -27,10 +35,82 @@ from rest_framework.authtoken.models import Token
 
 from simulator.table import announce, talk
 from simulator.table import services as table
-from simulator.table.api import GameSerializer
-from simulator.table.selectors import table_access
+from simulator.table.api import game_json
+from simulator.table.models import TableGame, TableMessage, TableSeat
+from simulator.table.selectors import access_of, table_access
 
 CLOSE_NOT_FOUND = 4404
+#: Table versions kept per process for the viewers still to be sent them.
+SNAPSHOTS_KEPT = 256
+
+
+@dataclass
+class Snapshot:
+    """A table at one version, as every viewer's answer is built from it."""
+
+    row: TableGame
+    people: list[TableSeat]
+    state: Any
+    talk: list[tuple[TableMessage, frozenset[int]]]  # each line, and who hid it
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_SNAPSHOTS: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
+_SNAPSHOTS_LOCK = threading.Lock()
+
+
+def snapshot(table_id: int, version: int | None = None) -> Snapshot:
+    """The table as of `version` (None: now), read once for all its viewers in this process;
+    Http404 if it is gone."""
+    if version is not None:
+        with _SNAPSHOTS_LOCK:
+            kept = _SNAPSHOTS.get((table_id, version))
+        if kept is not None:
+            return kept
+    row = TableGame.objects.select_related("owner").filter(pk=table_id).first()
+    if row is None:
+        raise Http404("No such table.")
+    key = (table_id, row.version)
+    with _SNAPSHOTS_LOCK:
+        kept = _SNAPSHOTS.get(key)
+    if kept is not None:
+        return kept
+    people = list(TableSeat.objects.filter(table=row).select_related("user").order_by("index"))
+    row._people_cache = {p.index: p for p in people}  # type: ignore[attr-defined]
+    lines = TableMessage.objects.filter(table=row).select_related("author").order_by("id")
+    hidden: dict[int, set[int]] = {}
+    for line_id, user_id in TableMessage.hidden_by.through.objects.filter(
+        tablemessage__table=row
+    ).values_list("tablemessage_id", "user_id"):
+        hidden.setdefault(line_id, set()).add(user_id)
+    made = Snapshot(
+        row=row,
+        people=people,
+        state=None if row.record is None else table.state_of(row),
+        talk=[(line, frozenset(hidden.get(line.pk, ()))) for line in lines],
+    )
+    with _SNAPSHOTS_LOCK:
+        made = _SNAPSHOTS.setdefault(key, made)
+        while len(_SNAPSHOTS) > SNAPSHOTS_KEPT:
+            _SNAPSHOTS.popitem(last=False)
+    return made
+
+
+def message_for(snap: Snapshot, user: Any, after_talk: int, origin: Any) -> dict[str, Any]:
+    """The push message for `user` (Http404 if they may not see the table any more)."""
+    access = access_of(snap.row, snap.people, user)
+    with snap.lock:  # the viewers of a table share its state: one builds at a time
+        seen = table.seen(access, snap.state)
+        game = game_json(seen, origin)
+    uid = user.pk if getattr(user, "is_authenticated", False) else None
+    lines = []
+    if talk.may_read(access):
+        lines = [
+            talk.talk_json(line)
+            for line, hidden in snap.talk
+            if line.pk > after_talk and uid not in hidden
+        ]
+    return {"type": "table", "version": snap.row.version, "game": game, "talk": lines}
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -39,8 +119,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     sent_talk: int = 0
 
     async def connect(self) -> None:
+        self.sending = asyncio.Lock()  # one message at a time, in order of versions
         self.table_id = int(self.scope["url_route"]["kwargs"]["pk"])
         self.user = await self._user()
+        self.origin = _Origin(self.scope)
         try:
             await database_sync_to_async(table_access)(user=self.user, pk=self.table_id)
         except Http404:
@@ -55,12 +137,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "hello":
-            known = content.get("version")
+            known, lines = content.get("version"), content.get("talk")
             self.sent_version = known if type(known) is int else -1
-            self.sent_talk = content.get("talk") if type(content.get("talk")) is int else 0
-            await self._send_table(force=True)
+            self.sent_talk = lines if type(lines) is int else 0
+            await self._send_table(None, force=True)
         elif kind == "ping":
-            await database_sync_to_async(self._touch)()
+            await database_sync_to_async(self._touch, thread_sensitive=False)()
             await self.send_json({"type": "pong"})
         else:
             await self.send_json(
@@ -69,35 +151,30 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         if event["version"] > self.sent_version:
-            await self._send_table()
+            await self._send_table(event["version"])
 
-    async def _send_table(self, force: bool = False) -> None:
-        try:
-            message = await database_sync_to_async(self._build)(force)
-        except Http404:  # the table is gone, or no longer visible to this viewer
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
-        if message is not None:
-            await self.send_json(message)
+    async def _send_table(self, version: int | None, force: bool = False) -> None:
+        # Many viewers' builds run side by side (a thread pool, not the one thread the
+        # thread-sensitive default would queue them all on); a table's viewers take turns.
+        build = database_sync_to_async(self._build, thread_sensitive=False)
+        async with self.sending:
+            try:
+                message = await build(version, force)
+            except Http404:  # the table is gone, or no longer visible to this viewer
+                await self.close(code=CLOSE_NOT_FOUND)
+                return
+            if message is not None:
+                await self.send_json(message)
 
-    def _build(self, force: bool) -> dict[str, Any] | None:
-        seen = table.table_game_seen(owner=self.user, pk=self.table_id, here=False)
-        version = seen.game.version
-        if version == self.sent_version and not force:
-            return None
-        access = seen.access
-        if access is None:  # table_game_seen always says whose view it built
-            raise RuntimeError("a table seen without its viewer")
-        lines = list(talk.talk_list(access, after=self.sent_talk))
-        if lines:
-            self.sent_talk = lines[-1].pk
-        self.sent_version = version
-        return {
-            "type": "table",
-            "version": version,
-            "game": GameSerializer(seen, context={"request": _Origin(self.scope)}).data,
-            "talk": [talk.talk_json(line) for line in lines],
-        }
+    def _build(self, version: int | None, force: bool) -> dict[str, Any] | None:
+        snap = snapshot(self.table_id, version)
+        if snap.row.version <= self.sent_version and not force:
+            return None  # already sent (two notes of one change, or an older one)
+        message = message_for(snap, self.user, self.sent_talk, self.origin)
+        if message["talk"]:
+            self.sent_talk = message["talk"][-1]["id"]
+        self.sent_version = snap.row.version
+        return message
 
     def _touch(self) -> None:
         access = table_access(user=self.user, pk=self.table_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,13 +44,22 @@ def table_access(*, user: Any, pk: Any, for_update: bool = False, token: str = "
     except (TableGame.DoesNotExist, ValueError, TypeError, OverflowError):
         raise Http404("No such table.") from None
     uid = _user_id(user)
+    people = TableSeat.objects.filter(table=row, user_id=uid) if uid is not None else []
+    return access_of(row, people, user, token)
+
+
+def access_of(row: TableGame, people: Iterable[TableSeat], user: Any, token: str = "") -> Access:
+    """`table_access` for a row and its people's seats already read (the push channel reads a
+    table once for all its viewers); Http404 for a viewer who may not see it."""
+    uid = _user_id(user)
     access = Access(game=row, user=user, host=uid is not None and row.owner_id == uid)
-    if uid is not None:
-        for person in TableSeat.objects.filter(table=row, user_id=uid):
-            if person.state in (TableSeat.State.SEATED, TableSeat.State.OUT):
-                access.seats.append(person.index)
-            elif person.state == TableSeat.State.INVITED:
-                access.invited.append(person.index)
+    for person in people:
+        if uid is None or person.user_id != uid:
+            continue
+        if person.state in (TableSeat.State.SEATED, TableSeat.State.OUT):
+            access.seats.append(person.index)
+        elif person.state == TableSeat.State.INVITED:
+            access.invited.append(person.index)
     access.token = bool(token) and row.invite_token is not None and token == row.invite_token
     visible = (
         access.host

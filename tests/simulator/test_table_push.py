@@ -123,16 +123,15 @@ def test_every_viewer_of_every_game_is_pushed_each_decision_and_told_no_more_tha
 def test_the_check_catches_a_pushed_message_that_shows_another_seats_hand(
     asgi_server, seeded, monkeypatch
 ):
-    honest = consumers.TableConsumer._build
+    honest = consumers.message_for
 
-    def leaky(self, force: bool):
-        message = honest(self, force)
-        if message and message["game"]["viewer"] == 1 and message["game"]["status"] != "over":
-            state = table_services.state_of(TableGame.objects.get(pk=self.table_id))
-            message["game"]["view"]["peek"] = [c.defn.code for c in state.hand[0]]
+    def leaky(snap, user, after_talk, origin):
+        message = honest(snap, user, after_talk, origin)
+        if message["game"]["viewer"] == 1 and message["game"]["status"] != "over":
+            message["game"]["view"]["peek"] = [c.defn.code for c in snap.state.hand[0]]
         return message
 
-    monkeypatch.setattr(consumers.TableConsumer, "_build", leaky)
+    monkeypatch.setattr(consumers, "message_for", leaky)
     table = http_table(asgi_server, "drifter")
     listener = Listener(asgi_server, table.id, table.clients[1].token)
     try:
