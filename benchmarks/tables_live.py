@@ -710,6 +710,89 @@ def report(args, site: Site, stats: Stats, result: dict) -> bool:
     return met
 
 
+def in_process(games: int, moves: int) -> None:
+    """What one decision and one push cost the server, alone: through the service and the
+    consumer's own build (no HTTP, no socket), on a throwaway SQLite database; four people a
+    table, each of the four viewers' pushes built after every decision, as the push channel
+    does (each build in a new connection, as `database_sync_to_async` makes it with
+    CONN_MAX_AGE 0, and again with the connection kept)."""
+    var = tempfile.mkdtemp(prefix="drifter-bench-tables-live-ip-")
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.update(DRIFTER_VAR_DIR=var, DJANGO_SETTINGS_MODULE="config.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+
+    from simulator.table import seating
+    from simulator.table import services as table
+    from simulator.table.consumers import TableConsumer
+
+    acts: list[float] = []
+    kept: list[float] = []
+    fresh: list[float] = []
+    rebuilds: list[float] = []
+    rng = random.Random(1)
+    try:
+        call_command("migrate", "--noinput", verbosity=0)
+        call_command("load_catalogue", verbosity=0)
+        User = get_user_model()
+        users = [User.objects.create_user(f"ip{i}") for i in range(SEATS)]
+        for _ in range(games):
+            seats = [{"starter": STARTERS[0]}] + [{"player": u.username} for u in users[1:]]
+            pk = seating.table_game_create(owner=users[0], game="drifter", seats=seats).game.pk
+            for u, starter in zip(users[1:], STARTERS[1:], strict=True):
+                seating.table_join(
+                    user=u, pk=pk, token="", seat=None, deck={"starter": starter},
+                    stand_in=None, stand_in_budget=None,
+                )  # fmt: skip
+            seating.table_start(user=users[0], pk=pk, fill=False, bot=None, deck=None)
+            viewers = []
+            for u in users:
+                consumer = TableConsumer()
+                consumer.user, consumer.table_id = u, pk
+                viewers.append(consumer)
+            for _ in range(moves):
+                seen = [table.table_game_seen(owner=u, pk=pk) for u in users]
+                due = [(u, v) for u, v in zip(users, seen, strict=True) if v.seat is not None]
+                if not due:
+                    break
+                user, view = due[0]
+                action = rng.choice(view.legal_actions)["action"]
+                start = time.process_time()
+                table.table_game_act(owner=user, pk=pk, move=view.game.move, action=action)
+                acts.append(time.process_time() - start)
+                start = time.process_time()
+                table.state_of(view.game)
+                rebuilds.append(time.process_time() - start)
+                for consumer in viewers:
+                    connection.close()
+                    start = time.process_time()
+                    consumer.sent_version = -1
+                    consumer._build(False)
+                    connection.close()
+                    fresh.append(time.process_time() - start)
+                    start = time.process_time()
+                    consumer.sent_version = -1
+                    consumer._build(False)
+                    kept.append(time.process_time() - start)
+    finally:
+        shutil.rmtree(var, ignore_errors=True)
+    ms = [x * 1000 for x in acts]
+    print(f"in process, {games} games of {SEATS} people, {len(acts)} decisions, SQLite (CPU ms):")
+    print(f"  {'a decision (table_game_act)':<36} {dist(ms)}")
+    print(f"  {'a push build, new connection':<36} {dist([x * 1000 for x in fresh])}")
+    print(f"  {'a push build, connection kept':<36} {dist([x * 1000 for x in kept])}")
+    print(f"  {'of which: the state rebuilt':<36} {dist([x * 1000 for x in rebuilds])}")
+    per = (sum(acts) + sum(fresh)) / len(acts)  # SEATS builds a decision
+    print(
+        f"  a decision and its {SEATS} pushes as served: {1000 * per:.1f} ms of CPU "
+        f"({1000 * sum(acts) / len(acts):.1f} + {SEATS} x {1000 * sum(fresh) / len(fresh):.1f})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--redis", action="store_true", help="PostgreSQL + Redis, 2 processes.")
@@ -726,7 +809,14 @@ def main() -> None:
     parser.add_argument("--profile", metavar="DIR", help="py-spy each server process into DIR.")
     parser.add_argument("--py-spy", help="The py-spy executable (default: on PATH).")
     parser.add_argument("--keep", action="store_true", help="Keep the scratch folder (logs).")
+    parser.add_argument(
+        "--in-process", type=int, default=0, metavar="GAMES",
+        help="Instead: the CPU of a decision and of a push build in process (no server).",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.in_process:
+        in_process(args.in_process, moves=60)
+        return
     try:
         import uvloop
 
