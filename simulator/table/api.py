@@ -441,7 +441,7 @@ class VersionSerializer(serializers.Serializer):
 
 
 def _answer(request, seen: table.Seen, code: int = 200) -> Response:
-    return Response(GameSerializer(seen, context={"request": request}).data, status=code)
+    return Response(game_json(seen, request), status=code)
 
 
 class GameViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):

@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
+from django.db import DatabaseError, connection
 from django.http import Http404
 from rest_framework.authtoken.models import Token
 
@@ -117,6 +120,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     table_id: int
     sent_version: int = -1
     sent_talk: int = 0
+    seats: list[int]
 
     async def connect(self) -> None:
         self.sending = asyncio.Lock()  # one message at a time, in order of versions
@@ -124,10 +128,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.user = await self._user()
         self.origin = _Origin(self.scope)
         try:
-            await database_sync_to_async(table_access)(user=self.user, pk=self.table_id)
+            access = await database_sync_to_async(table_access)(user=self.user, pk=self.table_id)
         except Http404:
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        self.seats = list(access.seats)
+        self.every = table.presence_every(access.game.grace_seconds)
+        self.touched = 0.0
         await self.channel_layer.group_add(announce.group(self.table_id), self.channel_name)
         await self.accept()
 
@@ -142,7 +149,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.sent_talk = lines if type(lines) is int else 0
             await self._send_table(None, force=True)
         elif kind == "ping":
-            await database_sync_to_async(self._touch, thread_sensitive=False)()
+            now = time.monotonic()
+            if self.seats and now - self.touched >= self.every.total_seconds():
+                # Written at most every few seconds a connection: on SQLite every write
+                # queues for the one write lock the moves need.
+                self.touched = now
+                await database_sync_to_async(self._touch, thread_sensitive=False)()
             await self.send_json({"type": "pong"})
         else:
             await self.send_json(
@@ -156,7 +168,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _send_table(self, version: int | None, force: bool = False) -> None:
         # Many viewers' builds run side by side (a thread pool, not the one thread the
         # thread-sensitive default would queue them all on); a table's viewers take turns.
-        build = database_sync_to_async(self._build, thread_sensitive=False)
+        build = sync_to_async(self._build_keeping_connection, thread_sensitive=False)
         async with self.sending:
             try:
                 message = await build(version, force)
@@ -166,18 +178,35 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             if message is not None:
                 await self.send_json(message)
 
+    def _build_keeping_connection(self, version: int | None, force: bool) -> dict | None:
+        """`_build` in a thread of the pool, whose SQLite connection is kept for the next build
+        (opening one runs its PRAGMAs: a tenth of a push's cost) unless it failed; PostgreSQL's
+        goes back to its pool."""
+        try:
+            return self._build(version, force)
+        except DatabaseError:
+            connection.close()
+            raise
+        finally:
+            if connection.vendor != "sqlite":
+                connection.close()
+
     def _build(self, version: int | None, force: bool) -> dict[str, Any] | None:
         snap = snapshot(self.table_id, version)
         if snap.row.version <= self.sent_version and not force:
             return None  # already sent (two notes of one change, or an older one)
         message = message_for(snap, self.user, self.sent_talk, self.origin)
+        self.seats = [s["index"] for s in message["game"]["seats"] if s["yours"]]
         if message["talk"]:
             self.sent_talk = message["talk"][-1]["id"]
         self.sent_version = snap.row.version
         return message
 
     def _touch(self) -> None:
-        access = table_access(user=self.user, pk=self.table_id)
+        try:
+            access = table_access(user=self.user, pk=self.table_id)
+        except Http404:
+            return
         if access.seats:
             table.seating_touch(access)
 

@@ -46,8 +46,10 @@ PLAYER = "human"
 SPECTATOR = -1
 #: The "bot" that plays a seat whose person resigned or forfeited (`PassiveBot`).
 PASSIVE = "passive"
-#: A person's presence is written at most this often (their grace is counted from it).
-PRESENCE_RESOLUTION = timedelta(seconds=2)
+def presence_every(grace_seconds: int) -> timedelta:
+    """How often a person's presence is written at most: a sixth of their grace, 2 to 10 s
+    (so a person is counted away at most that much later than their grace says)."""
+    return timedelta(seconds=max(2, min(10, grace_seconds // 6)))
 
 
 class TableRefused(DomainError):
@@ -494,10 +496,10 @@ def save(row: TableGame) -> None:
     announce.changed(row)
 
 
-@transaction.atomic
 def table_game_act(*, owner: Any, pk: Any, move: Any, action: Any) -> Seen:
     """Apply `owner`'s `action` at `move` for their seat to act and let the bots answer, under
-    the row's lock.
+    the row's lock; the answer is built once the lock is let go (on SQLite the lock is the
+    whole database's: a request holds it no longer than the move takes).
 
     TableConflict (409) for a finished game, a table still waiting, a move that is not the
     current one (a second tab, a double click: the decision is applied once) or a seat of
@@ -505,6 +507,12 @@ def table_game_act(*, owner: Any, pk: Any, move: Any, action: Any) -> Seen:
     `illegal_action` with the engine's reason when the engine refuses it. Nothing is written
     then.
     """
+    access, state, moves, seat = _act(owner=owner, pk=pk, move=move, action=action)
+    return seen(access, state, bot_moves=moves, viewer=seat)
+
+
+@transaction.atomic
+def _act(*, owner: Any, pk: Any, move: Any, action: Any) -> tuple[Access, Any, list[Told], int]:
     access = table_access(user=owner, pk=pk, for_update=True)
     row = access.game
     if row.is_waiting:
@@ -534,7 +542,7 @@ def table_game_act(*, owner: Any, pk: Any, move: Any, action: Any) -> Seen:
     mine = [s for s in access.seats if _people(row)[s].state == TableSeat.State.SEATED]
     moves = bots_answer(service, row, state, row.move + 1, mine)
     store(row, state)
-    return seen(access, state, bot_moves=moves, viewer=seat)
+    return access, state, moves, seat
 
 
 # --- what a viewer is served -----------------------------------------------------------------
@@ -610,7 +618,7 @@ def seating_touch(access: Access) -> None:
         return
     now = timezone.now()
     # At most one write a few seconds a person: presence is counted in seconds of grace.
-    stale = Q(last_seen__isnull=True) | Q(last_seen__lt=now - PRESENCE_RESOLUTION)
+    stale = Q(last_seen__isnull=True) | Q(last_seen__lt=now - presence_every(row.grace_seconds))
     TableSeat.objects.filter(stale, table=row, index__in=access.seats).update(
         last_seen=now, away_at=now + timedelta(seconds=row.grace_seconds)
     )
