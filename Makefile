@@ -74,8 +74,12 @@ browser:
 		|| echo "could not install chromium: browser tests will be skipped"; \
 	fi
 
+# The suite runs in TEST_PROCESSES processes (pytest-xdist; CI has two cores), each with a test
+# database, broker and Celery workers of its own (docs/operations.md, "The test suite");
+# TEST_PROCESSES=0 runs it in this one process.
+TEST_PROCESSES ?= 2
 test: install browser
-	CELERY_FS_BROKER_DIR=$(CURDIR)/var/test-broker $(BIN)/pytest -q -m "not slow"
+	CELERY_FS_BROKER_DIR=$(CURDIR)/var/test-broker $(BIN)/pytest -q -n $(TEST_PROCESSES) --dist loadgroup -m "not slow"
 
 # The long fuzz runs (schemathesis over every deck, pool and draft operation): on demand.
 test-slow: install
@@ -109,4 +113,4 @@ bench: install
 	$(PY) benchmarks/tables_live.py --redis
 
 clean:
-	rm -rf var/test-*.sqlite3* var/test-broker var/card-images build
+	rm -rf var/test-*.sqlite3* var/test-broker var/test-redis.* var/card-images build

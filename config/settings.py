@@ -12,6 +12,7 @@ import os
 import tempfile
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import environ
 
@@ -283,6 +284,21 @@ SPECTACULAR_SETTINGS = {
 # filesystem transport, so `make run` needs no server.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
 BROKER_DIR = Path(env.str("CELERY_FS_BROKER_DIR", default=str(VAR_DIR / "broker")))
+# The test suite runs in several processes (pytest-xdist's gw0, gw1, ...): each on a broker of
+# its own, so that one process's workers never take another's tasks. tests/conftest.py then
+# writes these into the environment its subprocesses inherit, with DRIFTER_TEST_BROKER_PINNED
+# set so that they use them as they are (docs/operations.md, "The test suite").
+TEST_WORKER = env.str("PYTEST_XDIST_WORKER", default="")
+if env.bool("DRIFTER_TEST_BROKER_PINNED", default=False):
+    TEST_WORKER = ""
+if TEST_WORKER:
+    BROKER_DIR = BROKER_DIR / TEST_WORKER
+    if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+        # One Redis database each, after the configured one: gw0 on /1, gw1 on /2 (kombu keeps
+        # its broadcasts apart by database too).
+        _redis = urlsplit(CELERY_BROKER_URL)
+        _db = int(_redis.path.strip("/") or 0) + 1 + int(TEST_WORKER.removeprefix("gw"))
+        CELERY_BROKER_URL = urlunsplit(_redis._replace(path=f"/{_db}"))
 if CELERY_BROKER_URL.startswith("filesystem://"):
     for sub in ("in", "processed", "control"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)

@@ -2,10 +2,64 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory
+
+
+def _pin_this_test_process_broker() -> None:
+    """Under pytest-xdist the settings gave this test process (gw0, gw1, ...) a broker of its
+    own: a folder of the filesystem broker, or a Redis database (config/settings.py,
+    TEST_WORKER). Written into the environment, so that every process a test starts (Celery
+    workers, the web server, manage.py) inherits it as it is, and its test database by
+    DATABASE_URL (tests/workers.py)."""
+    if not settings.TEST_WORKER:
+        return
+    os.environ["CELERY_FS_BROKER_DIR"] = str(settings.BROKER_DIR)
+    if "CELERY_BROKER_URL" in os.environ:
+        os.environ["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL
+    os.environ["DRIFTER_TEST_BROKER_PINNED"] = "true"
+
+
+_pin_this_test_process_broker()
+PARALLEL_ON_REDIS = bool(os.environ.get("PYTEST_XDIST_WORKER")) and (
+    settings.CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
+)
+
+
+@contextlib.contextmanager
+def _redis_server_lock(exclusive: bool):
+    """Shared by every test, exclusive for a test that restarts the one Redis server the test
+    processes share. A turnstile first, so that the tests of the other processes, each taking
+    the shared lock in turn, cannot keep the restarting test waiting for ever."""
+    var = Path(settings.VAR_DIR)
+    with (
+        open(var / "test-redis.turnstile", "a") as turnstile,
+        open(var / "test-redis.lock", "a") as lock,
+    ):
+        fcntl.flock(turnstile, fcntl.LOCK_EX)
+        if not exclusive:
+            fcntl.flock(turnstile, fcntl.LOCK_UN)
+        fcntl.flock(lock, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        yield  # both released as the files close
+
+
+@pytest.fixture(autouse=True)
+def _one_redis_server(request):
+    """A test marked `redis_restart` runs, in parallel runs on Redis, while no test of another
+    test process runs (each has a database of its own on the one server, tests/conftest.py)."""
+    if not PARALLEL_ON_REDIS:
+        yield
+        return
+    with _redis_server_lock(exclusive=request.node.get_closest_marker("redis_restart") is not None):
+        yield
 
 
 @pytest.fixture(scope="session")

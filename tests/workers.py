@@ -33,6 +33,8 @@ def test_database_url() -> str:
 
 
 def _spawn(command: list[str], name: str, extra_env: dict[str, str] | None):
+    # This test process's environment: in a parallel run it names this process's own broker
+    # (tests/conftest.py), and DATABASE_URL its own test database.
     env = os.environ.copy()
     env["DATABASE_URL"] = test_database_url()
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

@@ -240,6 +240,7 @@ def test_two_workers_on_two_hosts_share_one_run_and_count_every_game_once(
 
 
 @pytest.mark.skipif(not REDIS, reason="only when the broker is Redis (CELERY_BROKER_URL)")
+@pytest.mark.redis_restart
 def test_redis_restarted_mid_run_the_run_still_finishes(client, queue, workers, settings):
     run_id = _start_run(client, settings, 24_000)
     workers(queue)
