@@ -45,3 +45,19 @@ def test_days_below_one_is_refused_and_deletes_nothing(user, catalogue):
     with pytest.raises(CommandError, match="at least 1"):
         call_command("table_games_prune", "--days", "0")
     assert TableGame.objects.count() == 1
+
+
+def test_a_table_still_waiting_for_players_is_pruned_like_an_unfinished_game(user, catalogue):
+    from simulator.table.models import TableSeat
+    from tests.factories import UserFactory
+
+    friend = UserFactory()
+    waiting = table_game_create(
+        owner=user, game="quickdraw", seats=[{}, {"player": friend.username}]
+    ).game
+    fresh = table_game_create(owner=user, game="quickdraw", seats=[{}, {"open": True}]).game
+    assert waiting.status == fresh.status == TableGame.Status.WAITING
+    TableGame.objects.filter(pk=waiting.pk).update(updated_at=timezone.now() - timedelta(days=31))
+    call_command("table_games_prune", "--days", "30", stdout=StringIO())
+    assert list(TableGame.objects.values_list("pk", flat=True)) == [fresh.pk]
+    assert not TableSeat.objects.filter(table_id=waiting.pk).exists()
