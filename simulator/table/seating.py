@@ -302,6 +302,17 @@ def _locked(user: Any, pk: Any, token: str = "") -> Access:
     return table_access(user=user, pk=pk, for_update=True, token=token)
 
 
+def _waiting_for_host(user: Any, pk: Any, only_host: str) -> Access:
+    """A waiting table, locked, for its host: TableForbidden for anyone else (`only_host`
+    says why), TableConflict once it has begun."""
+    access = _locked(user, pk)
+    if not access.host:
+        raise TableForbidden(only_host, code="not_host")
+    if not access.game.is_waiting:
+        raise TableConflict("This table has begun already.", code="started")
+    return access
+
+
 @transaction.atomic
 def table_join(
     *,
@@ -389,12 +400,8 @@ def table_start(
 ) -> Seen:
     """The host starts a waiting table: every seat must be taken, or `fill` puts a bot (`bot`,
     the game's default; with `deck`, the game's first starter) in each free one."""
-    access = _locked(user, pk)
+    access = _waiting_for_host(user, pk, "Only the host starts the table.")
     row = access.game
-    if not access.host:
-        raise TableForbidden("Only the host starts the table.", code="not_host")
-    if not row.is_waiting:
-        raise TableConflict("This table has begun already.", code="started")
     people = _people(row)
     free = [
         p for p in people.values() if p.state in (TableSeat.State.OPEN, TableSeat.State.INVITED)
@@ -587,12 +594,8 @@ def table_invite(
 ) -> Seen:
     """The host's invitations: a new invitation link (`revoke`: none, the old one stops
     working), or a free `seat` kept for the named `player` (None: open to anyone)."""
-    access = _locked(user, pk)
+    access = _waiting_for_host(user, pk, "Only the host invites.")
     row = access.game
-    if not access.host:
-        raise TableForbidden("Only the host invites.", code="not_host")
-    if not row.is_waiting:
-        raise TableConflict("This table has begun already.", code="started")
     if seat is None:
         row.invite_token = None if revoke else _token()
         table.save(row)
