@@ -51,13 +51,13 @@ def publish(table_id: int, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    sent = layer.group_send(group(table_id), message)
     loop = _LOOP
     if loop is not None and loop.is_running():
         try:
             here = asyncio.get_running_loop()
         except RuntimeError:
             here = None
+        sent = layer.group_send(group(table_id), message)
         if here is loop:
             loop.create_task(sent).add_done_callback(lambda done: _failed(table_id, done))
         else:
@@ -65,13 +65,9 @@ def publish(table_id: int, message: dict[str, Any]) -> None:
             future.add_done_callback(lambda done: _failed(table_id, done))
         return
     try:  # no server in this process (a Celery worker, a command): send and wait
-        async_to_sync(_send)(sent)
+        async_to_sync(layer.group_send)(group(table_id), message)
     except Exception:  # the push channel is best effort: the record is the truth
         log.warning("could not push table %s's change", table_id, exc_info=True)
-
-
-async def _send(sent: Any) -> None:
-    await sent
 
 
 def _failed(table_id: int, done: Any) -> None:
