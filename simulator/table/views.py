@@ -138,12 +138,14 @@ def _table_form(data) -> dict[str, Any]:
 def _lobby_row(row: TableGame, user) -> dict[str, Any]:
     people = list(row.people.all())
     free = sum(1 for p in people if p.state == TableSeat.State.OPEN)
+    kept = sum(1 for p in people if p.state == TableSeat.State.INVITED)
     return {
         "row": row,
         "title": service_for(row.game).title,
         "seats": len(row.seats),
         "free": free,
-        "taken": len(row.seats) - free,
+        "kept": kept,
+        "taken": len(row.seats) - free - kept,
         "mine": any(p.user_id == getattr(user, "pk", None) for p in people),
     }
 
