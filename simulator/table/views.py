@@ -473,7 +473,7 @@ def _context(request, seen: table.Seen, error: str | None = None) -> dict[str, A
         "stand_ins": _stand_ins(row, people),
         "shared": bool(others - {None}) or any(p.user_id is None for p in people.values()),
         "live": not row.is_over and (bool(others) or not seen.yours or row.is_waiting),
-        "talk": list(talk.talk_list(access)) if readable else [],
+        "talk": list(talk.talk_list(access)) if access is not None and readable else [],
         "talk_read": readable,
         "talk_write": access is not None and talk.may_talk(access),
         "talk_max": talk.MAX_CHARS,
@@ -580,6 +580,8 @@ def _over(request, pk: int) -> TableGame:
 def play_replay(request, pk: int):
     """A finished game on the replay viewer (the record is withheld until the end)."""
     row = _over(request, pk)
+    if row.record is None:  # a table ended before it began has nothing to replay
+        raise Http404("This table never began: there is no replay.")
     return render_replay(
         request,
         row.record or {},
