@@ -102,6 +102,7 @@ def open_table(page, *, invite: str, pace: str = "live", first: str = "") -> Non
     table's pace with the least grace."""
     page.goto("/play/")
     page.select_option("#id_deck_0", "starter:HSD-S1")
+    expect(page.locator("#id_player_1")).to_be_hidden()  # until a player is to be named
     page.select_option("#id_bot_1", "@player")
     page.fill("#id_player_1", invite)
     page.click("summary:has-text('More seats')")
@@ -109,9 +110,12 @@ def open_table(page, *, invite: str, pace: str = "live", first: str = "") -> Non
     page.select_option("#id_deck_2", "starter:HSD-S2")
     page.click("summary:has-text('A table with other people')")
     page.select_option("#id_pace", pace)
-    if pace == "live":
+    if pace == "live":  # the form shows a live table's clock and grace only
         page.fill("#id_clock", "60")
-    page.fill("#id_grace", "5")
+        page.fill("#id_grace", "5")
+    else:
+        expect(page.locator("#id_grace")).to_be_hidden()
+        page.fill("#id_deadline_hours", "24")
     page.check("#id_spectators")
     if first:
         page.select_option("#id_first_player", first)
@@ -160,9 +164,7 @@ def shot(person: Person, name: str, width: int) -> None:
 # long: a whole game, told as it is played: the invitation, the start, every decision seen on
 # the other screen, a player leaving and coming back, the end
 @pytest.mark.parametrize("width", [1280, 390])
-def test_two_people_and_a_bot_play_a_whole_game_each_seeing_the_others_moves_live(
-    browse, width
-):
+def test_two_people_and_a_bot_play_a_whole_game_each_seeing_the_others_moves_live(browse, width):
     UserFactory(username="ann")
     ann, bob = browse("ann", width), browse("bob", width)
     log_in(ann)
