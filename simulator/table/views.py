@@ -371,7 +371,7 @@ def _seats(row: TableGame, people: dict[int, TableSeat], access, to_act) -> list
                 "name": name,
                 "yours": index in (access.seats if access else []),
                 "to_act": index == to_act,
-                "standing_in": bool(person and person.standing_in),
+                "standing_in": bool(person and person.standing_in) and not row.is_over,
                 "away": bool(
                     person
                     and row.clock_seconds is not None
