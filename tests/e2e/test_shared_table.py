@@ -7,6 +7,7 @@ back; a spectator sees no hand; a correspondence game sends the "your turn" emai
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,7 @@ MAX_DECISIONS = 300
 #: Long enough for the slowest step: a seat handed to the stand-in after the 5-s grace.
 STEP_SECONDS = 40
 LEAVE_AT = 6  # bob closes his page after this many decisions
+YOUR_TURN = re.compile(r"^Your turn — ")
 
 
 @dataclass
@@ -200,11 +202,11 @@ def test_two_people_and_a_bot_play_a_whole_game_each_seeing_the_others_moves_liv
             came_back = True
             continue
         expect(actor.page.locator("#play-turn")).to_contain_text("Your turn")
-        assert actor.page.title().startswith("Your turn — ")
+        expect(actor.page).to_have_title(YOUR_TURN)
         other = bob if actor is ann else ann
         if other.page is not None and not other.page.is_closed():
             expect(other.page.locator("#play-turn")).to_contain_text(f"Waiting for {actor.name}")
-            assert not other.page.title().startswith("Your turn")
+            expect(other.page).not_to_have_title(YOUR_TURN)
         move = decide(actor)
         if other.page is not None and not other.page.is_closed():
             # The decision (and the bot's answers) reach the other screen without a reload.
@@ -256,14 +258,22 @@ def test_a_spectator_sees_the_table_go_on_but_no_hand(browse, width):
     assert page.locator("#play-actions, #take-back, #talk-form").count() == 0
     assert_fits(page)
     shot(watcher, "spectator", width)
-    # The players' decisions reach the spectator's page too.
+    # A browser without the push channel polls the table's version instead.
+    poller = browse("anyone else", width)
+    poller.context.add_init_script("delete window.WebSocket")
+    polled = poller.open(f"/play/{row.pk}/")
+    expect(polled.locator(".felt-drifter")).to_be_visible()
+    assert polled.evaluate("typeof window.WebSocket") == "undefined"
+    # The players' decisions reach both spectators' pages.
     seated = browse("ann" if row.to_act == 0 else "bob", width)
     log_in(seated)
     seated.page.goto(f"/play/{row.pk}/")
     move = decide(seated)
-    expect(page.locator(f"#play[data-move='{move}']")).to_have_count(1)
-    assert page.locator(".zone.hand img.hsd-card").count() == 0
-    assert not watcher.errors and not seated.errors, watcher.errors + seated.errors
+    for spectator in (page, polled):
+        expect(spectator.locator(f"#play[data-move='{move}']")).to_have_count(1)
+        assert spectator.locator(".zone.hand img.hsd-card").count() == 0
+    errors = watcher.errors + poller.errors + seated.errors
+    assert not errors, errors
 
 
 def test_a_correspondence_game_emails_the_player_whose_turn_it_is(browse, settings, tmp_path):
