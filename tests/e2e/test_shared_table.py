@@ -181,6 +181,10 @@ def test_two_people_and_a_bot_play_a_whole_game_each_seeing_the_others_moves_liv
     ann.page.click("#start")
     expect(bob.page.locator(".felt-drifter")).to_be_visible()  # pushed to bob's page
     expect(bob.page.locator("#play-turn")).to_be_visible()
+    # The turn's sound is off until asked for, and the browser remembers the choice.
+    expect(ann.page.locator("#turn-sound")).not_to_be_checked()
+    ann.page.check("#turn-sound")
+    assert ann.page.evaluate("localStorage.getItem('drifter.turn-sound')") == "on"
     people = [ann, bob]
     left = came_back = False
     decisions = 0
