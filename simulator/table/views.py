@@ -584,7 +584,7 @@ def play_replay(request, pk: int):
         raise Http404("This table never began: there is no replay.")
     return render_replay(
         request,
-        row.record or {},
+        row.record,
         heading=f"{service_for(row.game).title}: game {row.pk}",
         back_url=reverse("play:game", args=[row.pk]),
         back_label="Back to the table",
