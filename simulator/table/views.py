@@ -751,17 +751,18 @@ def play_take_back(request, pk: int):
 # --- table talk ------------------------------------------------------------------------------
 
 
-def _talk_panel(request, pk: int, error: str = "", status: int = 200, text: str = ""):
+def _talk_panel(request, pk: int, error: str = "", text: str = ""):
     seen = _seen(request, pk)
     context = _context(request, seen) | {"talk_error": error, "talk_text": text}
-    return render(request, "simulator/play/_talk.html", context, status=status)
+    return render(request, "simulator/play/_talk.html", context)
 
 
 @require_http_methods(["GET", "POST"])
 def play_talk(request, pk: int):
     """The table talk (GET: the panel, as the page's script fetches it); POST `text` says a
-    line. A refusal (too long, too fast, not yours to say) is its 4xx with the reason in the
-    panel; nothing is written."""
+    line. A refusal (too long, too fast, not yours to say) writes nothing: htmx gets the panel
+    with the reason under the form (and what was typed, to send again), a plain form post the
+    table page with the refusal at its top and the refusal's 4xx."""
     if request.method == "GET":
         return _talk_panel(request, pk)
     if not request.user.is_authenticated:
@@ -772,7 +773,8 @@ def play_talk(request, pk: int):
     except DomainError as exc:
         if request.htmx:
             why = " ".join(show_problems(None, exc))
-            return _talk_panel(request, pk, why, exc.status, text[: talk.MAX_CHARS * 2])
+            # 200, as a refused decision is to htmx (play_act): htmx swaps only a success in.
+            return _talk_panel(request, pk, why, text=text[: talk.MAX_CHARS * 2])
         return _refused(request, pk, exc)
     if request.htmx:
         return _talk_panel(request, pk)

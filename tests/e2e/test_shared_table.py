@@ -291,6 +291,16 @@ def test_a_correspondence_game_emails_the_player_whose_turn_it_is(browse, settin
     open_table(ann.page, invite="bob", pace="correspondence", first="1")  # bob goes first
     expect(ann.page.locator("#play-waiting")).to_contain_text("Correspondence: 24 hours")
     accept_invitation(bob)
+    # Table talk: a line reaches the other page, as text; past the rate, a refusal says why.
+    for n in range(6):
+        bob.page.fill("#talk-text", f"Howdy <b>ann</b> #{n}")
+        bob.page.click("#talk-say")
+        if n < 5:
+            expect(ann.page.locator("#talk-lines")).to_contain_text(f"Howdy <b>ann</b> #{n}")
+    expect(bob.page.locator("#talk-error")).to_contain_text("wait a moment")
+    expect(bob.page.locator("#talk-text")).to_have_value("Howdy <b>ann</b> #5")
+    assert ann.page.locator("#talk-lines b:has-text('ann')").count() == 0
+    bob.page.screenshot(path=str(SHOTS / "talk-refused-390.png"), full_page=True)
     ann.page.click("#start")
     expect(bob.page.locator("#play-turn")).to_contain_text("Your turn")
     expect(bob.page.locator("#play-clock")).to_contain_text("h")

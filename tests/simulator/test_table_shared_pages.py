@@ -303,16 +303,20 @@ def test_table_talk_is_escaped_limited_hideable_and_removable_by_the_host(catalo
     html = client_of(ann).get(f"/play/{row.pk}/").content.decode()
     assert "&lt;script&gt;alert(1)&lt;/script&gt; draw!" in html and "<script>alert" not in html
     before = TableMessage.objects.count()
-    too_long = web.post(
-        f"/play/{row.pk}/talk/", {"text": "x" * 301}, headers={"HX-Request": "true"}
-    )
+    too_long = web.post(f"/play/{row.pk}/talk/", {"text": "x" * 301})
     assert too_long.status_code == 400
     assert "at most 300 characters" in too_long.content.decode()
+    # htmx gets the panel with the reason under the form, and what was typed to send again.
+    htmx = {"HX-Request": "true"}
+    panel = web.post(f"/play/{row.pk}/talk/", {"text": "y" * 301}, headers=htmx).content.decode()
+    assert 'id="talk-error"' in panel and "at most 300 characters" in panel and "y" * 301 in panel
     assert TableMessage.objects.count() == before
     for n in range(4):
         web.post(f"/play/{row.pk}/talk/", {"text": f"line {n}"})
-    too_fast = web.post(f"/play/{row.pk}/talk/", {"text": "again"}, headers={"HX-Request": "true"})
+    too_fast = web.post(f"/play/{row.pk}/talk/", {"text": "again"})
     assert too_fast.status_code == 429 and "wait a moment" in too_fast.content.decode()
+    panel = web.post(f"/play/{row.pk}/talk/", {"text": "again"}, headers=htmx).content.decode()
+    assert "wait a moment" in panel
     assert TableMessage.objects.count() == before + 4
     line = TableMessage.objects.filter(author=bob).first()
     hidden = client_of(ann).post(f"/play/{row.pk}/talk/hide/", {"line": line.pk},

@@ -9,7 +9,7 @@
    - Whose turn: the tab's title says "Your turn — ..." when it is yours; an optional sound
      (WebAudio, off unless the box is ticked; the choice is kept in localStorage).
    - The clock: #play-clock counts down to its data-deadline.
-   - A refused line of table talk (400, 403, 429) is swapped in to say why. */
+   - The table talk's list shows its newest lines. */
 (function () {
   "use strict";
 
@@ -137,24 +137,26 @@
     posts -= 1;
     if (!posts && pending !== null) { pending = null; refresh(); }
   });
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var info = event.detail.pathInfo;
+    if (posts && info && info.requestPath === root.dataset.liveUrl) {
+      event.detail.shouldSwap = false; // a decision's answer is on its way: it is newer
+      pending = true;
+    }
+  });
   document.body.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "play") turnChanged();
   });
-  // A refused line of table talk comes with its 4xx: swap it in to show why.
-  document.body.addEventListener("htmx:beforeSwap", function (event) {
-    var elt = event.detail.elt;
-    var status = event.detail.xhr.status;
-    var url = event.detail.requestConfig && event.detail.requestConfig.path;
-    if (posts && url === root.dataset.liveUrl) {
-      event.detail.shouldSwap = false; // a decision's answer is on its way: it is newer
-      pending = true;
-      return;
-    }
-    if (elt && elt.closest && elt.closest("[data-show-refusals]") && status >= 400 && status < 500) {
-      event.detail.shouldSwap = true;
-      event.detail.isError = false;
-    }
+  // The table talk shows its newest lines: the list is scrolled to its end when it changes.
+  function talkToEnd() {
+    var lines = document.getElementById("talk-lines");
+    if (lines) lines.scrollTop = lines.scrollHeight;
+  }
+  document.body.addEventListener("htmx:afterSettle", function (event) {
+    var id = event.detail.target && event.detail.target.id;
+    if (id === "talk" || id === "talk-lines") talkToEnd();
   });
+  talkToEnd();
 
   // --- the push channel, and polling while it is down --------------------------------------
 
