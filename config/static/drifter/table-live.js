@@ -109,16 +109,38 @@
 
   // --- fetching the table again -----------------------------------------------------------
 
+  // htmx drops a request to an element that has one in flight, so a version announced while
+  // the table is being fetched is kept in `latest` and fetched once the answer is in.
+  var latest = -1;
+  var fetching = false;
+  var talkFetching = false;
+  var talkAgain = false;
+
   function refresh(version) {
-    if (version !== undefined && version <= shownVersion()) return;
+    latest = Math.max(latest, version);
+    fetchTable();
+    fetchTalk();
+  }
+
+  function fetchTable() {
+    if (latest <= shownVersion() || fetching || !play()) return;
     if (posts) { pending = true; return; }
-    if (!play()) return;
-    window.htmx.ajax("GET", root.dataset.liveUrl, { target: "#play", swap: "outerHTML" });
-    if (document.getElementById("talk-lines")) {
-      window.htmx.ajax("GET", root.dataset.talkUrl, {
-        target: "#talk-lines", select: "#talk-lines", swap: "outerHTML",
-      });
-    }
+    fetching = true;
+    window.htmx.ajax("GET", root.dataset.liveUrl, { target: "#play", swap: "outerHTML" })
+      .finally(function () { fetching = false; fetchTable(); });
+  }
+
+  function fetchTalk() {
+    if (!document.getElementById("talk-lines")) return;
+    if (talkFetching) { talkAgain = true; return; }
+    talkFetching = true;
+    talkAgain = false;
+    window.htmx.ajax("GET", root.dataset.talkUrl, {
+      target: "#talk-lines", select: "#talk-lines", swap: "outerHTML",
+    }).finally(function () {
+      talkFetching = false;
+      if (talkAgain) fetchTalk();
+    });
   }
 
   // A decision posted from the table's forms and a refetch must not cross: the refetch waits
@@ -135,7 +157,7 @@
     if (!counted.has(event.detail.xhr)) return;
     counted.delete(event.detail.xhr);
     posts -= 1;
-    if (!posts && pending !== null) { pending = null; refresh(); }
+    if (!posts && pending !== null) { pending = null; fetchTable(); }
   });
   document.body.addEventListener("htmx:beforeSwap", function (event) {
     var info = event.detail.pathInfo;
@@ -198,7 +220,7 @@
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message.type === "table") {
         if (message.version > shownVersion()) refresh(message.version);
-        else if (message.talk && message.talk.length) refresh();
+        else if (message.talk && message.talk.length) fetchTalk();
       }
     });
     socket.addEventListener("close", function (event) {
