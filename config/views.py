@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from axes.helpers import get_cool_off
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import authenticate, login
 from django.contrib.auth.decorators import login_required
@@ -39,6 +40,7 @@ from simulator.engine.core.registry import games as engine_games
 from simulator.models import WorkerPing
 from simulator.runs.selectors import run_list
 from simulator.runs.services import worker_ping_send
+from simulator.table.selectors import invitations, tables_waiting_on
 
 PING_FRESH = timedelta(seconds=30)
 
@@ -49,13 +51,15 @@ def _api(request: HttpRequest) -> bool:
 
 
 RECENT = 5
+RECENT_TABLES = 20  # the tables waiting on you, and your invitations, on the home page
 # A ping younger than this may simply not have been answered yet: say nothing about it.
 PING_PATIENCE = timedelta(seconds=5)
 
 
 def home(request):
-    """The front page: what a visitor can do here; a signed-in person's recent decks,
-    collections and runs; and a word about simulations only when no worker answers."""
+    """The front page: what a visitor can do here; a signed-in person's tables waiting on
+    them, their invitations, their recent decks, collections and runs; and a word about
+    simulations only when no worker answers."""
     latest = WorkerPing.objects.first()
     if latest is None or latest.created_at < timezone.now() - PING_FRESH:
         latest = worker_ping_send()
@@ -72,7 +76,15 @@ def home(request):
         for run in runs:
             run.game_title = games.get(run.game, run.game)
         collections = collection_list(owner=request.user).order_by("-created_at", "-pk")
+        your_turn = list(tables_waiting_on(request.user)[:RECENT_TABLES])
+        for row in your_turn:
+            row.game_title = games.get(row.game, row.game)
+        invited = list(invitations(request.user)[:RECENT_TABLES])
+        for seat in invited:
+            seat.game_title = games.get(seat.table.game, seat.table.game)
         context.update(
+            your_turn=your_turn,
+            invitations=invited,
             recent_decks=deck_list(owner=request.user)[:RECENT],
             recent_collections=collections[:RECENT],
             recent_runs=runs,
@@ -96,9 +108,24 @@ def worker_status(request, ping_id: int):
     return render(request, "_worker_status.html", {"ping": ping, "ping_late": _ping_late(ping)})
 
 
+class SignUpForm(UserCreationForm):
+    """A username, a password and, if they like, an email address (the "your turn" email of a
+    game by correspondence; never shown to anyone)."""
+
+    email = forms.EmailField(
+        required=False,
+        label="Email (optional)",
+        help_text="Only to tell you it is your turn in a game by correspondence. Never shown.",
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request):
-    form = UserCreationForm(request.POST or None)
+    """Sign up: a username, a password, and an optional email address."""
+    form = SignUpForm(request.POST or None)
     if request.method == "POST":
         throttle = SignUpThrottle()
         if not throttle.allow_request(request, None):

@@ -1,7 +1,10 @@
-"""The table's pages (issue #16, section 4): `/play/` to sit down at any of the five games
-against bots, the table itself (htmx: a decision posts and the table is swapped, the bots'
-moves shown one by one), your unfinished games to resume, and once a game is over its replay,
-"play again" and "simulate this matchup 1,000 times". Thin: simulator/table/services.py writes."""
+"""The table's pages (issues #16 and #26): `/play/`, the lobby and the form to open a table at
+any of the five games (your seats, bots', named players' and open ones); the table itself (htmx:
+a decision posts and the table is swapped, the bots' moves shown one by one; the page's script,
+config/static/drifter/table-live.js, fetches `#play` again when the push channel or the
+polled version says the table changed); seating (join, start, leave, resign, end, take the
+seat back), the invitation link, table talk; once over the replay, a rematch and "simulate
+this matchup 1,000 times"; your history against people. Thin: the services write."""
 
 from __future__ import annotations
 
@@ -11,23 +14,27 @@ import math
 import re
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.api import DomainError
 from config.pages import show_problems
 from simulator.engine.core.errors import RulesError
+from simulator.engine.core.registry import bot_label
 from simulator.games import GameService, service_for, service_specs
 from simulator.games.pages import budget_fields, deck_choices, posted_budget, render_replay
 from simulator.games.problems import RunRefused
 from simulator.runs import services
-from simulator.table import seating, selectors
+from simulator.table import seating, selectors, talk
 from simulator.table import services as table
-from simulator.table.models import TableGame
+from simulator.table.models import TableGame, TableSeat
 
 DEFAULT_GAME = "drifter"
 SIMULATED_GAMES = 1000
@@ -40,12 +47,16 @@ def variant_name(name: str) -> str:
     return VARIANT_NAMES.get(name, name.replace("_", " ").title())
 
 
-# --- setting up a game -----------------------------------------------------------------------
+# --- the lobby and opening a table ---------------------------------------------------------
+
+#: The seat choices beside the bots (a bot's name never starts with "@").
+ME, OPEN, NAMED = "@me", "@open", "@player"
+#: A correspondence table's deadline is asked in hours, a live table's clock in seconds.
+HOUR = 3600
 
 
-def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
+def _seat_rows(service: GameService, data) -> list[dict[str, Any]]:
     spec = service.spec
-    data = data or {}
     rows = []
     for i in range(1, min(spec.max_players, 8)):
         default_bot = service.default_bot() if i == 1 else ""
@@ -55,16 +66,26 @@ def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
                 "index": i,
                 "bot": data.get(f"bot_{i}", default_bot),
                 "deck": data.get(f"deck_{i}", default_deck),
+                "player": data.get(f"player_{i}", ""),
                 # One budget a seat: it counts the chosen bot's rollouts or iterations.
                 "budget": data.get(f"budget_{i}", ""),
             }
         )
+    return rows
+
+
+def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
+    spec = service.spec
+    data = data or {}
+    rows = _seat_rows(service, data)
+    mine = selectors.table_game_list(owner=user)
     return {
         **budget_fields(service),
         "games": [{"name": g.name, "title": g.title} for g in service_specs().values()],
         "game": service,
         "needs_decks": spec.needs_decks,
-        "bots": sorted(spec.bots),
+        "bots": [(bot, bot_label(bot)[0]) for bot in sorted(spec.bots)],
+        "stand_in": data.get("stand_in_0", "heuristic" if "heuristic" in spec.bots else ""),
         "rows": rows,
         "min_opponents": spec.min_players - 1,
         # The seats past the fewest a game needs are folded away unless one was filled in.
@@ -80,10 +101,52 @@ def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
         "quick_start": bool(data.get("quick_start")),
         "chooses_first_player": spec.chooses_first_player,
         "first_player": data.get("first_player", ""),
-        "unfinished": selectors.table_game_list(owner=user).filter(status=TableGame.Status.PLAYING)[
-            :20
-        ],
-        "finished": selectors.table_game_list(owner=user).filter(status=TableGame.Status.OVER)[:10],
+        "table": _table_form(data),
+        "waiting_on_me": titled(selectors.tables_waiting_on(user)[:20]),
+        "invitations": titled(selectors.invitations(user)[:20], lambda p: p.table.game),
+        "lobby": [_lobby_row(row, user) for row in selectors.lobby()[:30]],
+        "unfinished": labelled(mine.exclude(status=TableGame.Status.OVER)[:20]),
+        "finished": labelled(mine.filter(status=TableGame.Status.OVER)[:10]),
+    }
+
+
+def titled(rows, game=lambda row: row.game) -> list[Any]:
+    """`rows` (tables, or seats of tables) each with the `title` of its game."""
+    titles = {g.name: g.title for g in service_specs().values()}
+    out = list(rows)
+    for row in out:
+        row.title = titles.get(game(row), game(row))
+    return out
+
+
+def _table_form(data) -> dict[str, Any]:
+    """The "with other people" part of the form as posted (or its defaults)."""
+    return {
+        "pace": data.get("pace", TableGame.Pace.LIVE),
+        "clock": data.get("clock", ""),
+        "deadline_hours": data.get("deadline_hours", ""),
+        "grace": data.get("grace", ""),
+        "on_timeout": data.get("on_timeout", TableGame.OnTimeout.BOT),
+        "on_resign": data.get("on_resign", TableGame.OnResign.OUT),
+        "listed": bool(data.get("listed")),
+        "spectators": bool(data.get("spectators")),
+        "spectators_talk": bool(data.get("spectators_talk")),
+        "open": bool(data.get("pace") or data.get("listed") or data.get("spectators")),
+    }
+
+
+def _lobby_row(row: TableGame, user) -> dict[str, Any]:
+    people = list(row.people.all())
+    free = sum(1 for p in people if p.state == TableSeat.State.OPEN)
+    kept = sum(1 for p in people if p.state == TableSeat.State.INVITED)
+    return {
+        "row": row,
+        "title": service_for(row.game).title,
+        "seats": len(row.seats),
+        "free": free,
+        "kept": kept,
+        "taken": len(row.seats) - free - kept,
+        "mine": any(p.user_id == getattr(user, "pk", None) for p in people),
     }
 
 
@@ -98,20 +161,59 @@ def _source(value: str) -> dict[str, Any]:
 
 
 def _seats_from_post(post, service: GameService) -> list[dict[str, Any]]:
+    """The seats as the service takes them: yours first (your deck, your stand-in bot), then
+    each row: a bot with its deck and budget, you again, a player by name or an open seat."""
     needs_decks = service.spec.needs_decks
     seats = [_source(post.get("deck_0", "")) if needs_decks else {}]
+    if post.get("stand_in_0", "").strip():
+        seats[0]["stand_in"] = post["stand_in_0"].strip()
     for i in range(1, min(service.spec.max_players, 8)):
-        bot = post.get(f"bot_{i}", "").strip()
-        if not bot:
+        choice = post.get(f"bot_{i}", "").strip()
+        if not choice:
             continue  # an empty seat
-        seat: dict[str, Any] = {"bot": bot}
-        if needs_decks:
-            seat |= _source(post.get(f"deck_{i}", ""))
-        budget = posted_budget(post, f"budget_{i}", bot, service)
-        if budget is not None:
-            seat["budget"] = budget
-        seats.append(seat)
+        deck = _source(post.get(f"deck_{i}", "")) if needs_decks else {}
+        if choice == OPEN:
+            seats.append({"open": True})
+        elif choice == NAMED:
+            seats.append({"player": post.get(f"player_{i}", "").strip() or "?"})
+        elif choice == ME:
+            seats.append(deck)
+        else:
+            seat: dict[str, Any] = {"bot": choice, **deck}
+            budget = posted_budget(post, f"budget_{i}", choice, service)
+            if budget is not None:
+                seat["budget"] = budget
+            seats.append(seat)
     return seats
+
+
+def _whole(post, name: str, attr: str, unit: int = 1) -> int | None:
+    """A form's whole number (times `unit`), None when empty; TableRefused when not one."""
+    typed = post.get(name, "").strip()
+    if not typed:
+        return None
+    if not typed.isdigit() or len(typed) > 9:
+        raise table.TableRefused(f"{attr.capitalize()} is a whole number.", attr=attr)
+    return int(typed) * unit
+
+
+def _pace_from_post(post) -> dict[str, Any]:
+    """The table's pace and manners as the service takes them."""
+    pace = post.get("pace", TableGame.Pace.LIVE)
+    if pace == TableGame.Pace.CORRESPONDENCE:
+        clock = _whole(post, "deadline_hours", "the deadline in hours", HOUR)
+    else:
+        clock = _whole(post, "clock", "the clock in seconds")
+    return {
+        "pace": pace,
+        "clock_seconds": clock,
+        "grace_seconds": _whole(post, "grace", "the grace in seconds"),
+        "on_timeout": post.get("on_timeout", TableGame.OnTimeout.BOT),
+        "on_resign": post.get("on_resign", TableGame.OnResign.OUT),
+        "listed": bool(post.get("listed")),
+        "spectators": bool(post.get("spectators")),
+        "spectators_talk": bool(post.get("spectators_talk")),
+    }
 
 
 def _rules_from_post(post, service: GameService) -> dict[str, Any]:
@@ -132,8 +234,10 @@ def _rules_from_post(post, service: GameService) -> dict[str, Any]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def play_setup(request):
-    """Choose a game, your deck, the opponents and their bots, the variants; sit down. Your
-    unfinished games are listed to resume."""
+    """The lobby (tables waiting for players, your tables with those waiting on you first,
+    your invitations) and the form to open a table: the game, your deck, each other seat a
+    bot, you, a player by name or open, the variants and the pace. A table of you and bots
+    starts at once."""
     name = (request.POST if request.method == "POST" else request.GET).get("game", DEFAULT_GAME)
     try:
         service = service_for(name)
@@ -150,6 +254,7 @@ def play_setup(request):
                 rules=_rules_from_post(post, service),
                 variants=post.getlist("variants"),
                 quick_start=bool(post.get("quick_start")),
+                **_pace_from_post(post),
             )
             return _sat_down(request, seen)
         except DomainError as exc:
@@ -159,6 +264,29 @@ def play_setup(request):
     )
     context["errors"] = errors
     return render(request, "simulator/play/setup.html", context, status=400 if errors else 200)
+
+
+@login_required
+def play_history(request):
+    """Your finished games against other people: who, with which decks, and how it ended."""
+    games = []
+    for row in selectors.history(request.user)[:100]:
+        winners = (row.result or {}).get("winners") or []
+        seats = [
+            {"label": s.get("label") or f"Seat {i + 1}", "won": i in winners}
+            for i, s in enumerate(row.seats)
+        ]
+        mine = [p.index for p in row.people.all() if p.user_id == request.user.pk]
+        games.append(
+            {
+                "row": row,
+                "title": service_for(row.game).title,
+                "seats": seats,
+                "won": any(i in winners for i in mine),
+                "ended": bool((row.result or {}).get("ended")),
+            }
+        )
+    return render(request, "simulator/play/history.html", {"games": games})
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -200,12 +328,128 @@ def choices(seen: table.Seen) -> list[dict[str, Any]]:
     return out
 
 
-def _context(seen: table.Seen, error: str | None = None) -> dict[str, Any]:
-    game = seen.game
-    service = service_for(game.game)
+#: Why a bot played for a person, in the table's words.
+WHY = {
+    "away": "away",
+    "clock": "out of time",
+    "deadline": "past the deadline",
+    "resigned": "resigned",
+    "out": "out of the game",
+}
+
+
+def _people(row: TableGame) -> dict[int, TableSeat]:
+    return {p.index: p for p in row.people.select_related("user")}
+
+
+def _who(row: TableGame, people: dict[int, TableSeat], index: int) -> str:
+    """A seat as "Waiting for ..." says it: its person's name (their bot's while it stands in),
+    else its label."""
+    person = people.get(index)
+    if person is not None and person.user is not None:
+        name = person.user.get_username()
+        return f"{name}'s bot" if person.standing_in else name
+    seat = row.seats[index]
+    return seat.get("label") or f"{(seat['bot'] or 'house').capitalize()} bot"
+
+
+def _seats(row: TableGame, people: dict[int, TableSeat], access, to_act) -> list[dict]:
+    """Each seat as everyone at the table may know it: who holds it and how they are."""
+    now = timezone.now()
+    out = []
+    for index, seat in enumerate(row.seats):
+        person = people.get(index)
+        state = "bot" if seat["bot"] else (person.state if person else TableSeat.State.OPEN)
+        name = person.user.get_username() if person and person.user else None
+        label = seat.get("label") or _waiting_label(seat, person, name)
+        out.append(
+            {
+                "index": index,
+                "number": index + 1,
+                "label": label,
+                "state": state,
+                "name": name,
+                "yours": index in (access.seats if access else []),
+                "to_act": index == to_act,
+                "standing_in": bool(person and person.standing_in) and not row.is_over,
+                "away": bool(
+                    person
+                    and row.clock_seconds is not None
+                    and person.away_at is not None
+                    and person.away_at <= now
+                    and person.state == TableSeat.State.SEATED
+                    and row.status == TableGame.Status.PLAYING
+                ),
+            }
+        )
+    return out
+
+
+def _waiting_label(seat: dict[str, Any], person: TableSeat | None, name: str | None) -> str:
+    """A seat before the game begins: its bot or person, with the deck brought."""
+    player = (seat.get("player") if seat["bot"] else person and person.player) or {}
+    deck = player.get("label") if player.get("source") else None
+    who = f"{bot_label(seat['bot'])[0]} bot" if seat["bot"] else (name or "Open seat")
+    return f"{who} ({deck})" if deck else who
+
+
+def labelled(rows) -> list[TableGame]:
+    """Tables each with its game's `title` and its seats' `labels` (before the start too)."""
+    out = titled(rows)
+    for row in out:
+        row.labels = [s["label"] for s in _seats(row, _people(row), None, None)]
+    return out
+
+
+def _stand_ins(row: TableGame, people: dict[int, TableSeat]) -> list[dict[str, Any]]:
+    """The decisions a bot made for a person, as the page marks them."""
+    out = []
+    for mark in row.stand_in_moves or []:
+        seat = mark.get("seat")
+        person = people.get(seat) if isinstance(seat, int) else None
+        out.append(
+            {
+                "move": int(mark.get("move", 0)) + 1,
+                "who": person.user.get_username() if person and person.user else "A player",
+                "bot": bot_label(str(mark.get("bot") or ""))[0],
+                "why": WHY.get(str(mark.get("why")), str(mark.get("why") or "")),
+            }
+        )
+    return out
+
+
+# long: everything the table's page shows, in one place so the page and its partial agree
+def _context(request, seen: table.Seen, error: str | None = None) -> dict[str, Any]:
+    row = seen.game
+    access = seen.access
+    service = service_for(row.game)
+    people = _people(row)
+    user = request.user
+    uid = user.pk if user.is_authenticated else None
+    seats = _seats(row, people, access, seen.to_act)
+    mine = [people[i] for i in (access.seats if access else []) if i in people]
+    playing = row.status == TableGame.Status.PLAYING
+    others = {p.user_id for p in people.values()} - {uid}
+    joinable = bool(
+        row.is_waiting
+        and uid is not None
+        and access is not None
+        and not access.seats
+        and (access.invited or access.token or row.listed)
+        and any(p.state in (TableSeat.State.OPEN, TableSeat.State.INVITED) for p in people.values())
+    )
+    invite = None
+    if access is not None and access.host and row.is_waiting and row.invite_token:
+        invite = request.build_absolute_uri(reverse("play:invite", args=[row.invite_token]))
+    turn = ""
+    if playing and seen.seat is not None:
+        turn = "Your turn" if len(seen.yours) == 1 else f"Your turn: seat {seen.seat + 1}"
+    elif playing and seen.to_act is not None:
+        turn = f"Waiting for {_who(row, people, seen.to_act)}"
+    readable = access is not None and talk.may_read(access)
     return {
         "seen": seen,
-        "row": game,
+        "row": row,
         "title": service.title,
         "view": seen.view,
         "choices": choices(seen),
@@ -213,18 +457,58 @@ def _context(seen: table.Seen, error: str | None = None) -> dict[str, Any]:
         "log_more": max(len(seen.log) - LOG_LINES, 0),
         "error": error,
         "yours": seen.yours,
+        "seats": seats,
+        "turn": turn,
+        "spectator": not seen.yours,
+        "host": bool(access and access.host),
+        "playing": playing,
+        "standing_in": playing and any(p.standing_in and p.state == "seated" for p in mine),
+        "can_resign": playing and any(p.state == TableSeat.State.SEATED for p in mine),
+        "can_leave": row.is_waiting and bool(access and (access.seats or access.invited)),
+        "joinable": joinable,
+        "join_url": reverse("play:join", args=[row.pk]),
+        "deck_choices": deck_choices(user) if joinable and service.spec.needs_decks else [],
+        "stand_in_bots": [(b, bot_label(b)[0]) for b in sorted(service.spec.bots)],
+        "invite_url": invite,
+        "stand_ins": _stand_ins(row, people),
+        "shared": bool(others - {None}) or any(p.user_id is None for p in people.values()),
+        "live": not row.is_over and (bool(others) or not seen.yours or row.is_waiting),
+        "talk": list(talk.talk_list(access)) if access is not None and readable else [],
+        "talk_read": readable,
+        "talk_write": access is not None and talk.may_talk(access),
+        "talk_max": talk.MAX_CHARS,
+        "poll_seconds": settings.TABLE_POLL_SECONDS,
+        "heartbeat_seconds": settings.TABLE_HEARTBEAT_SECONDS,
+        "deadline_iso": row.deadline.isoformat() if playing and row.deadline else "",
     }
 
 
-@login_required
+def _seen(request, pk: int) -> table.Seen:
+    return table.table_game_seen(owner=request.user, pk=pk)
+
+
 def play_game(request, pk: int):
-    """The table: your seat's view, your legal actions, the narration; on the first look after
-    sitting down, the bots' opening moves one by one, as after any decision."""
-    seen = table.table_game_seen(owner=request.user, pk=pk)
+    """The table: your seat's view, your legal actions, the narration; whose turn it is and
+    their clock; the seats and the table talk. On the first look after sitting down, the bots'
+    opening moves one by one, as after any decision. A spectator (where the table allows
+    them) sees only what is public; a visitor who may not see it is asked to log in."""
+    try:
+        seen = _seen(request, pk)
+    except Http404:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise
     opening = request.session.pop(_OPENING.format(pk=pk), None)
     if opening and seen.game.move == opening["move"]:
         seen.bot_moves = [table.BotMove(m["seat"], m["label"], m["log"]) for m in opening["moves"]]
-    return render(request, "simulator/play/game.html", _context(seen))
+    return render(request, "simulator/play/game.html", _context(request, seen))
+
+
+@require_GET
+def play_live(request, pk: int):
+    """The table's living part alone (the page's `#play`): what the page's script fetches when
+    the push channel or the version it polls says the table changed."""
+    return render(request, "simulator/play/_play.html", _context(request, _seen(request, pk)))
 
 
 # The bots' moves before the player's first decision, carried over the redirect to the table.
@@ -265,14 +549,15 @@ def play_act(request, pk: int):
         seen = table.table_game_act(owner=request.user, pk=pk, move=move, action=action)
     except DomainError as exc:
         error, status = _refusal(exc), exc.status
-        seen = table.table_game_seen(owner=request.user, pk=pk)
+        seen = _seen(request, pk)
     if request.htmx:
         # The keyboard's focus goes to the first of the next decisions (htmx honours autofocus).
-        context = _context(seen, error) | {"swapped": True}
+        context = _context(request, seen, error) | {"swapped": True}
         return render(request, "simulator/play/_play.html", context)
     if error is None:
         return redirect("play:game", pk=pk)
-    return render(request, "simulator/play/game.html", _context(seen, error), status=status)
+    context = _context(request, seen, error)
+    return render(request, "simulator/play/game.html", context, status=status)
 
 
 def _refusal(exc: DomainError) -> str:
@@ -284,7 +569,8 @@ def _refusal(exc: DomainError) -> str:
 
 
 def _over(request, pk: int) -> TableGame:
-    row = selectors.table_game_get(owner=request.user, pk=pk)
+    # A spectator of a finished table sees every seat's view, as a player does.
+    row = selectors.table_access(user=request.user, pk=pk).game
     if not row.is_over:
         raise Http404("This game is not over: its replay waits for the end.")
     return row
@@ -294,9 +580,11 @@ def _over(request, pk: int) -> TableGame:
 def play_replay(request, pk: int):
     """A finished game on the replay viewer (the record is withheld until the end)."""
     row = _over(request, pk)
+    if row.record is None:  # a table ended before it began has nothing to replay
+        raise Http404("This table never began: there is no replay.")
     return render_replay(
         request,
-        row.record or {},
+        row.record,
         heading=f"{service_for(row.game).title}: game {row.pk}",
         back_url=reverse("play:game", args=[row.pk]),
         back_label="Back to the table",
@@ -357,17 +645,164 @@ def play_simulate(request, pk: int):
     return redirect("simulator:detail", pk=run.pk)
 
 
+# --- seating: joining, starting, leaving, resigning, ending, taking the seat back ------------
+
+
+def _refused(request, pk: int, exc: DomainError):
+    """A seating change refused: the table as it is, the refusal at its top, the error's
+    status (nothing was written)."""
+    context = _context(request, _seen(request, pk), _refusal(exc))
+    return render(request, "simulator/play/game.html", context, status=exc.status)
+
+
+def _join_input(post) -> dict[str, Any]:
+    budget = post.get("stand_in_budget", "").strip()
+    return {
+        "deck": _source(post.get("deck", "")),
+        "stand_in": post.get("stand_in", "").strip() or None,
+        "stand_in_budget": int(budget) if budget.isdigit() and len(budget) < 9 else None,
+    }
+
+
+@login_required
+@require_POST
+def play_join(request, pk: int):
+    """Sit down at a waiting table you are invited to (or that is listed) with your deck and
+    the bot that plays for you while you are away."""
+    try:
+        seating.table_join(user=request.user, pk=pk, **_join_input(request.POST))
+    except DomainError as exc:
+        return _refused(request, pk, exc)
+    messages.success(request, "You sat down. The game begins when the host starts it.")
+    return redirect("play:game", pk=pk)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def play_invite(request, token: str):
-    """An invitation link: the table it names, and a form to sit down with a deck."""
+    """An invitation link: the table it names, who sits there, and a form to sit down with a
+    deck (and the bot that plays for you while you are away)."""
     row = selectors.table_by_token(token)
+    access = selectors.table_access(user=request.user, pk=row.pk, token=token)
+    if access.seats or not row.is_waiting:
+        return redirect("play:game", pk=row.pk)
+    status, error = 200, None
     if request.method == "POST":
         try:
-            seating.table_join(
-                user=request.user, token=token, deck=_source(request.POST.get("deck", ""))
-            )
+            seating.table_join(user=request.user, token=token, **_join_input(request.POST))
+            messages.success(request, "You sat down. The game begins when the host starts it.")
             return redirect("play:game", pk=row.pk)
         except DomainError as exc:
-            messages.error(request, f"You cannot sit down: {' '.join(show_problems(None, exc))}")
-    return redirect(f"{reverse('play:game', args=[row.pk])}?invite={token}")
+            status, error = exc.status, _refusal(exc)
+    seen = table.seen(access, None)
+    context = _context(request, seen, error) | {"join_url": request.path, "token": token}
+    return render(request, "simulator/play/invite.html", context, status=status)
+
+
+def _seating(request, pk: int, change, done: str):
+    try:
+        change(user=request.user, pk=pk)
+    except DomainError as exc:
+        return _refused(request, pk, exc)
+    messages.success(request, done)
+    return redirect("play:game", pk=pk)
+
+
+@login_required
+@require_POST
+def play_start(request, pk: int):
+    """The host starts the table; with `fill`, bots take the free seats first."""
+    fill = bool(request.POST.get("fill"))
+    try:
+        seating.table_start(user=request.user, pk=pk, fill=fill)
+    except DomainError as exc:
+        return _refused(request, pk, exc)
+    return redirect("play:game", pk=pk)
+
+
+@login_required
+@require_POST
+def play_leave(request, pk: int):
+    """Leave a table before it begins (the host leaving closes it)."""
+    return _seating(request, pk, seating.table_leave, "You left the table.")
+
+
+@login_required
+@require_POST
+def play_resign(request, pk: int):
+    """Resign the game under way (your seat is out, or a bot plays on, as the table says)."""
+    return _seating(request, pk, seating.table_resign, "You resigned.")
+
+
+@login_required
+@require_POST
+def play_end(request, pk: int):
+    """The host ends a table nobody is playing."""
+    return _seating(request, pk, seating.table_end, "You ended the table.")
+
+
+@login_required
+@require_POST
+def play_take_back(request, pk: int):
+    """Take your seat back from the bot playing it for you."""
+    return _seating(request, pk, seating.table_take_back, "You play your seat again.")
+
+
+# --- table talk ------------------------------------------------------------------------------
+
+
+def _talk_panel(request, pk: int, error: str = "", text: str = ""):
+    seen = _seen(request, pk)
+    context = _context(request, seen) | {"talk_error": error, "talk_text": text}
+    return render(request, "simulator/play/_talk.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def play_talk(request, pk: int):
+    """The table talk (GET: the panel, as the page's script fetches it); POST `text` says a
+    line. A refusal (too long, too fast, not yours to say) writes nothing: htmx gets the panel
+    with the reason under the form (and what was typed, to send again), a plain form post the
+    table page with the refusal at its top and the refusal's 4xx."""
+    if request.method == "GET":
+        return _talk_panel(request, pk)
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("play:game", args=[pk]))
+    text = request.POST.get("text", "")
+    try:
+        talk.talk_post(user=request.user, pk=pk, text=text)
+    except DomainError as exc:
+        if request.htmx:
+            why = " ".join(show_problems(None, exc))
+            # 200, as a refused decision is to htmx (play_act): htmx swaps only a success in.
+            return _talk_panel(request, pk, why, text=text[: talk.MAX_CHARS * 2])
+        return _refused(request, pk, exc)
+    if request.htmx:
+        return _talk_panel(request, pk)
+    return redirect("play:game", pk=pk)
+
+
+@login_required
+@require_POST
+def play_talk_hide(request, pk: int):
+    """Hide a line from your own reading (`show` puts it back)."""
+    try:
+        talk.talk_hide(
+            user=request.user,
+            pk=pk,
+            message_id=request.POST.get("line"),
+            hide=not request.POST.get("show"),
+        )
+    except DomainError as exc:
+        return _refused(request, pk, exc)
+    return _talk_panel(request, pk) if request.htmx else redirect("play:game", pk=pk)
+
+
+@login_required
+@require_POST
+def play_talk_remove(request, pk: int):
+    """The host removes a line for everyone."""
+    try:
+        talk.talk_remove(user=request.user, pk=pk, message_id=request.POST.get("line"))
+    except DomainError as exc:
+        return _refused(request, pk, exc)
+    return _talk_panel(request, pk) if request.htmx else redirect("play:game", pk=pk)
