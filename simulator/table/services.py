@@ -46,6 +46,8 @@ PLAYER = "human"
 SPECTATOR = -1
 #: The "bot" that plays a seat whose person resigned or forfeited (`PassiveBot`).
 PASSIVE = "passive"
+
+
 def presence_every(grace_seconds: int) -> timedelta:
     """How often a person's presence is written at most: a sixth of their grace, 2 to 10 s
     (so a person is counted away at most that much later than their grace says)."""
@@ -598,9 +600,7 @@ def seen(
     )
 
 
-def table_game_seen(
-    *, owner: Any, pk: Any, viewer: int | None = None, here: bool = True
-) -> Seen:
+def table_game_seen(*, owner: Any, pk: Any, viewer: int | None = None, here: bool = True) -> Seen:
     """A game as `owner` may see it (Http404 for a table they may not see); `here`: a person
     reading it is at the table (the push channel's own reads are not: its pings are)."""
     access = table_access(user=owner, pk=pk)

@@ -22,7 +22,6 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from simulator.table import consumers
-from simulator.table import services as table_services
 from simulator.table.models import TableGame
 from tests import asgi
 from tests.factories import UserFactory
