@@ -136,10 +136,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # one costs more than a status poll's whole query (SQLite runs its PRAGMAs on every open;
 # PostgreSQL forks a backend), docs/operations.md.
 # Under ASGI (uvicorn, `make run`) each request runs in a thread of its own: a connection kept
-# past the request would outlive its thread. So none is kept; PostgreSQL's are pooled instead.
+# past the request would outlive its thread, so none is kept. PostgreSQL's pool (psycopg's) is
+# there to turn on (DATABASE_POOL), but not by default: a forked process (the local simulation
+# pool, Celery's prefork) would inherit the parent's pooled connections mid-transaction.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool(
-    "DATABASE_POOL", default=True
+    "DATABASE_POOL", default=False
 ):
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 20}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True

@@ -55,8 +55,9 @@ def test_database_and_broker_urls_switch_to_postgres_and_redis():
     )
     assert s["engine"] == "django.db.backends.postgresql"
     assert s["broker"] == "redis://h:6379/0"
-    # PostgreSQL's connections are pooled instead of kept; the push channel goes through Redis.
-    assert s["conn_max_age"] == 0 and s["pool"]
+    # Not kept, and not pooled unless asked (a forked process would inherit the pool); the push
+    # channel goes through Redis.
+    assert s["conn_max_age"] == 0 and not s["pool"]
     assert s["layer"] == "channels_redis.core.RedisChannelLayer"
 
 
