@@ -764,7 +764,7 @@ def in_process(games: int, moves: int) -> None:
                 start = time.process_time()
                 acted = table.table_game_act(owner=user, pk=pk, move=view.game.move, action=action)
                 acts.append(time.process_time() - start)
-                version = acted.game.version
+                note = {"version": acted.game.version, "saved": acted.game.updated_at.isoformat()}
                 start = time.process_time()
                 table.state_of(view.game)
                 rebuilds.append(time.process_time() - start)
@@ -774,7 +774,7 @@ def in_process(games: int, moves: int) -> None:
                     if n == 0:
                         connection.close()
                     start = time.process_time()
-                    consumer._build(version, False)
+                    consumer._build(note, False)
                     (fresh if n == 0 else kept).append(time.process_time() - start)
                 connection.close()
     finally:

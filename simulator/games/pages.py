@@ -81,13 +81,22 @@ def int_param(value: str | None, default: int | None = None) -> int | None:
 LOG_LINES = 40  # the narration beside the table: its last lines, newest first
 
 
-def render_replay(request, record: dict[str, Any], *, heading: str, back_url: str, back_label: str):
+def render_replay(
+    request,
+    record: dict[str, Any],
+    *,
+    heading: str,
+    back_url: str,
+    back_label: str,
+    marks: dict[int, str] | None = None,
+):
     """The replay viewer for any game record: the game's table stepped one decision at a time.
 
     `?step=k` is the game after its first k decisions (0: the deal), `?seat=i` one seat's view
     (its hand, the public table, every other card face down; the default is seat 0), `?seat=all`
     every card face up. The result shows only at the last step. An htmx request gets the
-    stepped fragment alone. A record that does not replay is a 422 page saying why.
+    stepped fragment alone. A record that does not replay is a 422 page saying why. `marks`:
+    a note on a decision by its number (0: the first), e.g. a bot that played for a person.
     Reused by every page that shows a finished game (simulation samples, played games)."""
     seat_param = request.GET.get("seat", "0")
     seat = None if seat_param == "all" else int_param(seat_param, 0)
@@ -104,6 +113,7 @@ def render_replay(request, record: dict[str, Any], *, heading: str, back_url: st
         "heading": heading,
         "back_url": back_url,
         "back_label": back_label,
+        "mark": (marks or {}).get(step.step - 1) if step.step > 0 else None,
     }
     if request.htmx:
         return render(request, "simulator/table/_replay.html", context)

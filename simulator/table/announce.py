@@ -30,8 +30,11 @@ def group(table_id: int) -> str:
 
 def changed(row: Any) -> None:
     """Once committed, tell every connection watching `row` its new version."""
-    table_id, version = row.pk, row.version
-    transaction.on_commit(lambda: publish(table_id, {"type": "table.changed", "version": version}))
+    # The version, and when it was saved: a table id and version alone could name two tables
+    # where a database was emptied and refilled (the viewers' snapshots are kept by both).
+    note = {"type": "table.changed", "version": row.version, "saved": row.updated_at.isoformat()}
+    table_id = row.pk
+    transaction.on_commit(lambda: publish(table_id, note))
 
 
 #: The event loop of the ASGI server this process runs, if any (`serve_on`).

@@ -58,22 +58,22 @@ class Snapshot:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-_SNAPSHOTS: OrderedDict[tuple[int, int], Snapshot] = OrderedDict()
+_SNAPSHOTS: OrderedDict[tuple[int, int, str], Snapshot] = OrderedDict()
 _SNAPSHOTS_LOCK = threading.Lock()
 
 
-def snapshot(table_id: int, version: int | None = None) -> Snapshot:
-    """The table as of `version` (None: now), read once for all its viewers in this process;
-    Http404 if it is gone."""
-    if version is not None:
+def snapshot(table_id: int, note: dict[str, Any] | None = None) -> Snapshot:
+    """The table as of the change `note` announced (None: now), read once for all its viewers
+    in this process; Http404 if it is gone."""
+    if note is not None:
         with _SNAPSHOTS_LOCK:
-            kept = _SNAPSHOTS.get((table_id, version))
+            kept = _SNAPSHOTS.get((table_id, note["version"], note.get("saved", "")))
         if kept is not None:
             return kept
     row = TableGame.objects.select_related("owner").filter(pk=table_id).first()
     if row is None:
         raise Http404("No such table.")
-    key = (table_id, row.version)
+    key = (table_id, row.version, row.updated_at.isoformat())
     with _SNAPSHOTS_LOCK:
         kept = _SNAPSHOTS.get(key)
     if kept is not None:
@@ -163,27 +163,27 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         if event["version"] > self.sent_version:
-            await self._send_table(event["version"])
+            await self._send_table(event)
 
-    async def _send_table(self, version: int | None, force: bool = False) -> None:
+    async def _send_table(self, note: dict[str, Any] | None, force: bool = False) -> None:
         # Many viewers' builds run side by side (a thread pool, not the one thread the
         # thread-sensitive default would queue them all on); a table's viewers take turns.
         build = sync_to_async(self._build_keeping_connection, thread_sensitive=False)
         async with self.sending:
             try:
-                message = await build(version, force)
+                message = await build(note, force)
             except Http404:  # the table is gone, or no longer visible to this viewer
                 await self.close(code=CLOSE_NOT_FOUND)
                 return
             if message is not None:
                 await self.send_json(message)
 
-    def _build_keeping_connection(self, version: int | None, force: bool) -> dict | None:
+    def _build_keeping_connection(self, note: dict | None, force: bool) -> dict | None:
         """`_build` in a thread of the pool, whose SQLite connection is kept for the next build
         (opening one runs its PRAGMAs: a tenth of a push's cost) unless it failed; PostgreSQL's
         goes back to its pool."""
         try:
-            return self._build(version, force)
+            return self._build(note, force)
         except DatabaseError:
             connection.close()
             raise
@@ -191,8 +191,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             if connection.vendor != "sqlite":
                 connection.close()
 
-    def _build(self, version: int | None, force: bool) -> dict[str, Any] | None:
-        snap = snapshot(self.table_id, version)
+    def _build(self, note: dict[str, Any] | None, force: bool) -> dict[str, Any] | None:
+        snap = snapshot(self.table_id, note)
         if snap.row.version <= self.sent_version and not force:
             return None  # already sent (two notes of one change, or an older one)
         message = message_for(snap, self.user, self.sent_talk, self.origin)

@@ -588,7 +588,29 @@ def play_replay(request, pk: int):
         heading=f"{service_for(row.game).title}: game {row.pk}",
         back_url=reverse("play:game", args=[row.pk]),
         back_label="Back to the table",
+        marks=stand_in_marks(row),
     )
+
+
+#: Why a bot played a person's decision, as the replay says it.
+STAND_IN_WHY = {
+    "away": "away",
+    "clock": "out of time",
+    "deadline": "missed the deadline",
+    "resigned": "resigned",
+    "out": "out of the game",
+}
+
+
+def stand_in_marks(row: TableGame) -> dict[int, str]:
+    """The decisions a bot made for a person, by number, as the replay marks them."""
+    marks = {}
+    for mark in row.stand_in_moves or []:
+        who = row.seats[mark["seat"]]["label"] if mark["seat"] < len(row.seats) else "a player"
+        bot = "passive play" if mark["bot"] == "passive" else f"the {mark['bot']} bot"
+        why = STAND_IN_WHY.get(mark["why"], mark["why"])
+        marks[mark["move"]] = f"Played by {bot} for {who} ({why})"
+    return marks
 
 
 def _again_seats(row: TableGame) -> list[dict[str, Any]]:

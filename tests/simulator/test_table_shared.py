@@ -454,3 +454,28 @@ def test_each_player_s_history_of_games_against_people(catalogue, seeded):
         assert history[0]["winners"] == ([] if winner is None else [winner])
         assert {s["person"] for s in history[0]["seats"]} == {u.username for u in table.users}
     assert client_of(UserFactory()).get("/api/v1/games/history/").json()["results"] == []
+
+
+def test_the_replay_marks_each_decision_a_bot_made_for_a_person(catalogue, seeded):
+    from django.test import Client
+
+    table = Table("duel", clock_seconds=600, grace_seconds=30)
+    table.start()
+    row = TableGame.objects.get(pk=table.id)
+    seat = row.to_act
+    TableSeat.objects.filter(table=row, index=1 - seat).update(away_at=_late(table.id))
+    assert seating.clock_tick(timezone.now() + timedelta(seconds=31)) == 1
+    table.clients[seat].post(table.url + "take-back/", {}, format="json")
+    table.play(start=False)
+    row.refresh_from_db()
+    mark = next(m for m in row.stand_in_moves if m["why"] == "away")
+    browser = Client()
+    browser.force_login(table.users[1 - seat])
+    page = browser.get(f"/play/{table.id}/replay/?step={mark['move'] + 1}")
+    assert page.status_code == 200
+    label = row.seats[mark["seat"]]["label"]
+    assert f"Played by the heuristic bot for {label} (away)" in page.content.decode()
+    other = browser.get(f"/play/{table.id}/replay/?step={mark['move'] + 2}")
+    assert "Played by the" not in other.content.decode() or (
+        any(m["move"] == mark["move"] + 1 for m in row.stand_in_moves)
+    )

@@ -113,6 +113,7 @@
   // the table is being fetched is kept in `latest` and fetched once the answer is in.
   var latest = -1;
   var fetching = false;
+  var RETRY_MS = 300;
   var talkFetching = false;
   var talkAgain = false;
 
@@ -126,8 +127,14 @@
     if (latest <= shownVersion() || fetching || !play()) return;
     if (posts) { pending = true; return; }
     fetching = true;
+    var before = shownVersion();
     window.htmx.ajax("GET", root.dataset.liveUrl, { target: "#play", swap: "outerHTML" })
-      .finally(function () { fetching = false; fetchTable(); });
+      .finally(function () {
+        fetching = false;
+        // Never straight again from here: a request htmx drops settles at once, and asking
+        // again in the same turn would spin the page; one that brought nothing newer waits.
+        window.setTimeout(fetchTable, shownVersion() > before ? 0 : RETRY_MS);
+      });
   }
 
   function fetchTalk() {
@@ -139,7 +146,7 @@
       target: "#talk-lines", select: "#talk-lines", swap: "outerHTML",
     }).finally(function () {
       talkFetching = false;
-      if (talkAgain) fetchTalk();
+      if (talkAgain) window.setTimeout(fetchTalk, RETRY_MS);
     });
   }
 
