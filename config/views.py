@@ -141,10 +141,33 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form})
 
 
+class EmailForm(forms.Form):
+    email = forms.EmailField(
+        required=False,
+        label="Your email",
+        help_text="Only to tell you it is your turn in a game by correspondence. Never shown. "
+        "Leave it empty for none.",
+    )
+
+
 @login_required
+@require_http_methods(["GET", "POST"])
 def tokens(request):
+    """Your account: the API token, and the email the correspondence games write to."""
     token = Token.objects.filter(user=request.user).first()
-    return render(request, "registration/tokens.html", {"token": token})
+    form = EmailForm(request.POST or None, initial={"email": request.user.email})
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            request.user.email = form.cleaned_data["email"]
+            request.user.save(update_fields=["email"])
+            messages.success(request, "Your email is saved." if request.user.email else
+                             "You will get no email from Drifter.")  # fmt: skip
+            return redirect("tokens")
+        status = 400
+    return render(
+        request, "registration/tokens.html", {"token": token, "form": form}, status=status
+    )
 
 
 def login_locked_out(

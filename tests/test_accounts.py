@@ -107,3 +107,23 @@ def test_an_inactive_user_gets_no_token(api_client, user):
     assert response.status_code == 400
     assert response.json()["errors"][0]["code"] == "invalid_credentials"
     assert not Token.objects.exists()
+
+
+def test_a_player_sets_changes_and_clears_the_email_their_turns_are_sent_to(web, user):
+    page = web.get("/accounts/tokens/")
+    assert page.status_code == 200 and 'id="id_email"' in page.content.decode()
+    assert web.post("/accounts/tokens/", {"email": "ann@example.com"}).status_code == 302
+    user.refresh_from_db()
+    assert user.email == "ann@example.com"
+    refused = web.post("/accounts/tokens/", {"email": "not an email"})
+    assert refused.status_code == 400 and "valid email" in refused.content.decode()
+    user.refresh_from_db()
+    assert user.email == "ann@example.com"  # nothing written
+    assert web.post("/accounts/tokens/", {"email": ""}).status_code == 302
+    user.refresh_from_db()
+    assert user.email == ""
+
+
+def test_the_account_page_is_for_the_signed_in_only(client):
+    assert client.post("/accounts/tokens/", {"email": "x@example.com"}).status_code == 302
+    assert client.get("/accounts/tokens/")["Location"].startswith("/accounts/login/")
