@@ -10,16 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
-from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from config.api import absolute
 from config.schema import ERRORS, StrictJSON, errors
 from simulator.table import seating, selectors, talk
 from simulator.table import services as table
-from simulator.table.models import TableGame, TableSeat
+from simulator.table.models import TableGame
 
 JSON_OBJECT = {"type": "object", "additionalProperties": True}
 
@@ -216,7 +216,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_url(self, game: TableGame) -> str:
-        return _abs(self.context.get("request"), reverse("api:game-detail", args=[game.pk]))
+        return absolute(self.context.get("request"), reverse("api:game-detail", args=[game.pk]))
 
     @extend_schema_field(
         serializers.ChoiceField(choices=["waiting", "your_turn", "their_turn", "over"])
@@ -239,13 +239,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
         )
     )
     def get_winners(self, game: TableGame) -> list[int] | None:
-        if not game.is_over:
-            return None
-        result = game.result or {}
-        if "winners" in result:  # High Stakes Drifter, Tabletown, a table ended early
-            return [int(w) for w in result["winners"] or []]
-        winner = result.get("winner")  # the duels: one winner, or None for a draw
-        return [] if winner is None else [int(winner)]
+        return table.winners_of(game.result) if game.is_over else None
 
 
 class GameRecordSerializer(serializers.Serializer):
@@ -258,53 +252,8 @@ class GameRecordSerializer(serializers.Serializer):
     record = serializers.DictField(help_text="The game record (docs/game-record.md).")
 
 
-def _abs(request, path: str) -> str:
-    return request.build_absolute_uri(path) if request is not None else path
-
-
 def _seats(game: TableGame, user: Any) -> list[dict[str, Any]]:
-    """The seats as anyone at the table may know them (never a deck list or engine seat)."""
-    people = table._people(game)
-    uid = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
-    now = timezone.now()
-    out = []
-    for index, seat in enumerate(game.seats):
-        person = people.get(index)
-        label = seat.get("label") or _waiting_label(seat, person)
-        out.append(
-            {
-                "index": index,
-                "label": label,
-                "bot": seat["bot"],
-                "budget": seat.get("budget"),
-                "yours": person is not None
-                and uid is not None
-                and person.user_id == uid
-                and person.state in (TableSeat.State.SEATED, TableSeat.State.OUT),
-                "person": person.user.get_username() if person and person.user else None,
-                "state": "bot" if seat["bot"] else (person.state if person else "open"),
-                "standing_in": bool(person and person.standing_in),
-                "away": bool(
-                    person
-                    and game.clock_seconds is not None
-                    and person.away_at is not None
-                    and person.away_at <= now
-                    and person.state == TableSeat.State.SEATED
-                ),
-            }
-        )
-    return out
-
-
-def _waiting_label(seat: dict[str, Any], person: TableSeat | None) -> str:
-    if seat["bot"]:
-        deck = (seat.get("player") or {}).get("label") if seat.get("player") else None
-        who = f"{seat['bot']} bot".capitalize()
-        return f"{who} ({deck})" if deck and (seat.get("player") or {}).get("source") else who
-    if person is None or person.user is None:
-        return "Open seat"
-    name = person.user.get_username()
-    return name if person.state == TableSeat.State.SEATED else f"{name} (invited)"
+    return table.seat_summaries(game, user)
 
 
 def _flat(seen: table.Seen, request) -> dict[str, Any]:
@@ -313,11 +262,11 @@ def _flat(seen: table.Seen, request) -> dict[str, Any]:
     user = access.user if access else getattr(request, "user", None)
     invite = None
     if access is not None and access.host and game.is_waiting and game.invite_token:
-        invite = _abs(request, reverse("play:invite", args=[game.invite_token]))
+        invite = absolute(request, reverse("play:invite", args=[game.invite_token]))
     return {
         "id": game.pk,
-        "url": _abs(request, reverse("api:game-detail", args=[game.pk])),
-        "record_url": _abs(request, reverse("api:game-record", args=[game.pk])),
+        "url": absolute(request, reverse("api:game-detail", args=[game.pk])),
+        "record_url": absolute(request, reverse("api:game-record", args=[game.pk])),
         "game": game.game,
         "status": seen.status,
         "move": game.move,

@@ -521,12 +521,7 @@ def _finish(row: TableGame, state: Any, winners: list[int], reason: str) -> None
     row.record = state.record()
     row.status = TableGame.Status.OVER
     row.to_act = row.deadline = None
-    row.result = {
-        "over": True,
-        "winners": winners,
-        "reason": reason,
-        "out": [p.index for p in _people(row).values() if p.state == TableSeat.State.OUT],
-    }
+    row.result = {"over": True, "winners": winners, "reason": reason, **table._marks(row)}
     table.save(row)
 
 
@@ -674,13 +669,13 @@ def table_rematch(*, user: Any, pk: Any) -> Seen:
     for index, seat in enumerate(row.seats):
         person = people.get(index)
         if seat["bot"] or person is None:
-            data = _source(seat.get("source"))
+            data = deck_input(seat.get("source"))
             data["bot"] = seat["bot"] or table.service_of(row.game).default_bot()
             if seat.get("budget"):
                 data["budget"] = seat["budget"]
             seats.append(data)
         elif person.user_id == user.pk:
-            data = _source(person.source or seat.get("source"))
+            data = deck_input(person.source or seat.get("source"))
             seats.append({**data, "stand_in": person.stand_in})
         elif person.user is not None:
             seats.append({"player": person.user.get_username()})
@@ -708,8 +703,9 @@ def table_rematch(*, user: Any, pk: Any) -> Seen:
     return seen
 
 
-def _source(value: str | None) -> dict[str, Any]:
-    """A stored deck source ("starter:HSD-S1", "deck:12") as a seat's input."""
+def deck_input(value: str | None) -> dict[str, Any]:
+    """A deck's source as kept or chosen in a form ("starter:HSD-S1", "deck:12") as a seat's
+    input (`{}`: none)."""
     kind, _, ref = (value or "").partition(":")
     if kind == "starter" and ref:
         return {"starter": ref}

@@ -123,6 +123,7 @@ def table_game_list(*, owner) -> QuerySet[TableGame]:
                 output_field=IntegerField(),
             ),
         )
+        .prefetch_related("people__user")
         .order_by("rank", "-updated_at", "-id")
     )
 

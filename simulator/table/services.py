@@ -25,6 +25,7 @@ from django.utils import timezone
 from config.api import DomainError
 from simulator.engine.core.chance import RecordedChance
 from simulator.engine.core.errors import IllegalAction, RecordError, RulesError
+from simulator.engine.core.registry import bot_label
 from simulator.games import GameService, service_for
 from simulator.games.base import CatalogueChanged, PreparedRules
 from simulator.games.plans import PlanPlayer, Problem
@@ -130,23 +131,90 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(2**31)
 
 
-def your_seats(game: TableGame, user: Any = None) -> list[int]:
-    """The seats `user` holds (default: the host)."""
-    user_id = getattr(user, "pk", None) if user is not None else game.owner_id
-    return [p.index for p in _people(game).values() if p.user_id == user_id and _holds(p)]
-
-
 def _holds(person: TableSeat) -> bool:
     return person.state in (TableSeat.State.SEATED, TableSeat.State.OUT)
 
 
 def _people(game: TableGame) -> dict[int, TableSeat]:
-    """The people's seats of `game` by index (cached on the row for the request)."""
+    """The people's seats of `game` by index, read once a row (a list's rows may bring them
+    with `prefetch_related("people__user")`)."""
     cached = getattr(game, "_people_cache", None)
     if cached is None:
-        cached = {p.index: p for p in TableSeat.objects.filter(table=game).select_related("user")}
+        prefetched = getattr(game, "_prefetched_objects_cache", {}).get("people")
+        rows = (
+            prefetched
+            if prefetched is not None
+            else (TableSeat.objects.filter(table=game).select_related("user"))
+        )
+        cached = {p.index: p for p in rows}
         game._people_cache = cached  # type: ignore[attr-defined]
     return cached
+
+
+#: Why a bot played a person's decision (`TableGame.stand_in_moves`' `why`), in the table's words.
+STAND_IN_WHY = {
+    "away": "away",
+    "clock": "out of time",
+    "deadline": "past the deadline",
+    "resigned": "resigned",
+    "out": "out of the game",
+}
+
+
+def winners_of(result: dict[str, Any] | None) -> list[int]:
+    """The winning seats of a finished table's result, for every game: High Stakes Drifter's
+    and Tabletown's `winners`, the duels' one `winner` (None: a draw), a table ended early's
+    none."""
+    result = result or {}
+    if "winners" in result:
+        return [int(w) for w in result["winners"] or []]
+    winner = result.get("winner")
+    return [] if winner is None else [int(winner)]
+
+
+def seat_summaries(row: TableGame, user: Any) -> list[dict[str, Any]]:
+    """Each seat as anyone at the table may know it (never a deck list or an engine seat): its
+    label, bot and budget, who holds it and in what state, whether it is `user`'s, whether a
+    bot stands in for its person or they are away (both only while the game is on)."""
+    people = _people(row)
+    uid = user.pk if getattr(user, "is_authenticated", False) else None
+    playing = row.status == TableGame.Status.PLAYING
+    now = timezone.now()
+    out = []
+    for index, seat in enumerate(row.seats):
+        person = people.get(index)
+        name = person.user.get_username() if person and person.user else None
+        out.append(
+            {
+                "index": index,
+                "label": seat.get("label") or _waiting_label(seat, person, name),
+                "bot": seat["bot"],
+                "budget": seat.get("budget"),
+                "yours": bool(
+                    person and uid is not None and person.user_id == uid and _holds(person)
+                ),
+                "person": name,
+                "state": "bot" if seat["bot"] else (person.state if person else "open"),
+                "standing_in": bool(playing and person and person.standing_in),
+                "away": bool(
+                    playing
+                    and person
+                    and row.clock_seconds is not None
+                    and person.away_at is not None
+                    and person.away_at <= now
+                    and person.state == TableSeat.State.SEATED
+                ),
+            }
+        )
+    return out
+
+
+def _waiting_label(seat: dict[str, Any], person: TableSeat | None, name: str | None) -> str:
+    """A seat before the game begins: its bot or person, with the deck brought."""
+    player = (seat.get("player") if seat["bot"] else person and person.player) or {}
+    deck = player.get("label") if player.get("source") else None
+    who = f"{bot_label(seat['bot'])[0]} bot" if seat["bot"] else (name or "Open seat")
+    return f"{who} ({deck})" if deck else who
 
 
 def _problem(code: str, detail: str, attr: str | None) -> Problem:

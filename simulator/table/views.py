@@ -21,7 +21,6 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.api import DomainError
@@ -150,14 +149,7 @@ def _lobby_row(row: TableGame, user) -> dict[str, Any]:
     }
 
 
-def _source(value: str) -> dict[str, Any]:
-    """A deck choice of the form ("starter:HSD-S1", "deck:12") as a seat's input."""
-    kind, _, ref = value.partition(":")
-    if kind == "starter" and ref:
-        return {"starter": ref}
-    if kind == "deck" and ref.isdigit():
-        return {"deck": int(ref)}
-    return {}
+_source = seating.deck_input
 
 
 def _seats_from_post(post, service: GameService) -> list[dict[str, Any]]:
@@ -271,7 +263,7 @@ def play_history(request):
     """Your finished games against other people: who, with which decks, and how it ended."""
     games = []
     for row in selectors.history(request.user)[:100]:
-        winners = (row.result or {}).get("winners") or []
+        winners = table.winners_of(row.result)
         seats = [
             {"label": s.get("label") or f"Seat {i + 1}", "won": i in winners}
             for i, s in enumerate(row.seats)
@@ -328,20 +320,6 @@ def choices(seen: table.Seen) -> list[dict[str, Any]]:
     return out
 
 
-#: Why a bot played for a person, in the table's words.
-WHY = {
-    "away": "away",
-    "clock": "out of time",
-    "deadline": "past the deadline",
-    "resigned": "resigned",
-    "out": "out of the game",
-}
-
-
-def _people(row: TableGame) -> dict[int, TableSeat]:
-    return {p.index: p for p in row.people.select_related("user")}
-
-
 def _who(row: TableGame, people: dict[int, TableSeat], index: int) -> str:
     """A seat as "Waiting for ..." says it: its person's name (their bot's while it stands in),
     else its label."""
@@ -353,51 +331,25 @@ def _who(row: TableGame, people: dict[int, TableSeat], index: int) -> str:
     return seat.get("label") or f"{(seat['bot'] or 'house').capitalize()} bot"
 
 
-def _seats(row: TableGame, people: dict[int, TableSeat], access, to_act) -> list[dict]:
-    """Each seat as everyone at the table may know it: who holds it and how they are."""
-    now = timezone.now()
-    out = []
-    for index, seat in enumerate(row.seats):
-        person = people.get(index)
-        state = "bot" if seat["bot"] else (person.state if person else TableSeat.State.OPEN)
-        name = person.user.get_username() if person and person.user else None
-        label = seat.get("label") or _waiting_label(seat, person, name)
-        out.append(
-            {
-                "index": index,
-                "number": index + 1,
-                "label": label,
-                "state": state,
-                "name": name,
-                "yours": index in (access.seats if access else []),
-                "to_act": index == to_act,
-                "standing_in": bool(person and person.standing_in) and not row.is_over,
-                "away": bool(
-                    person
-                    and row.clock_seconds is not None
-                    and person.away_at is not None
-                    and person.away_at <= now
-                    and person.state == TableSeat.State.SEATED
-                    and row.status == TableGame.Status.PLAYING
-                ),
-            }
-        )
-    return out
-
-
-def _waiting_label(seat: dict[str, Any], person: TableSeat | None, name: str | None) -> str:
-    """A seat before the game begins: its bot or person, with the deck brought."""
-    player = (seat.get("player") if seat["bot"] else person and person.player) or {}
-    deck = player.get("label") if player.get("source") else None
-    who = f"{bot_label(seat['bot'])[0]} bot" if seat["bot"] else (name or "Open seat")
-    return f"{who} ({deck})" if deck else who
+def _seats(row: TableGame, user: Any, to_act: int | None) -> list[dict]:
+    """Each seat as everyone at the table may know it (`services.seat_summaries`), numbered
+    for people and marked when it is to act."""
+    return [
+        {
+            **seat,
+            "number": seat["index"] + 1,
+            "name": seat["person"],
+            "to_act": seat["index"] == to_act,
+        }
+        for seat in table.seat_summaries(row, user)
+    ]
 
 
 def labelled(rows) -> list[TableGame]:
     """Tables each with its game's `title` and its seats' `labels` (before the start too)."""
     out = titled(rows)
     for row in out:
-        row.labels = [s["label"] for s in _seats(row, _people(row), None, None)]
+        row.labels = [s["label"] for s in table.seat_summaries(row, None)]
     return out
 
 
@@ -412,7 +364,7 @@ def _stand_ins(row: TableGame, people: dict[int, TableSeat]) -> list[dict[str, A
                 "move": int(mark.get("move", 0)) + 1,
                 "who": person.user.get_username() if person and person.user else "A player",
                 "bot": bot_label(str(mark.get("bot") or ""))[0],
-                "why": WHY.get(str(mark.get("why")), str(mark.get("why") or "")),
+                "why": table.STAND_IN_WHY.get(str(mark.get("why")), str(mark.get("why") or "")),
             }
         )
     return out
@@ -423,10 +375,10 @@ def _context(request, seen: table.Seen, error: str | None = None) -> dict[str, A
     row = seen.game
     access = seen.access
     service = service_for(row.game)
-    people = _people(row)
+    people = table._people(row)
     user = request.user
     uid = user.pk if user.is_authenticated else None
-    seats = _seats(row, people, access, seen.to_act)
+    seats = _seats(row, user, seen.to_act)
     mine = [people[i] for i in (access.seats if access else []) if i in people]
     playing = row.status == TableGame.Status.PLAYING
     others = {p.user_id for p in people.values()} - {uid}
@@ -592,23 +544,13 @@ def play_replay(request, pk: int):
     )
 
 
-#: Why a bot played a person's decision, as the replay says it.
-STAND_IN_WHY = {
-    "away": "away",
-    "clock": "out of time",
-    "deadline": "missed the deadline",
-    "resigned": "resigned",
-    "out": "out of the game",
-}
-
-
 def stand_in_marks(row: TableGame) -> dict[int, str]:
     """The decisions a bot made for a person, by number, as the replay marks them."""
     marks = {}
     for mark in row.stand_in_moves or []:
         who = row.seats[mark["seat"]]["label"] if mark["seat"] < len(row.seats) else "a player"
         bot = "passive play" if mark["bot"] == "passive" else f"the {mark['bot']} bot"
-        why = STAND_IN_WHY.get(mark["why"], mark["why"])
+        why = table.STAND_IN_WHY.get(mark["why"], mark["why"])
         marks[mark["move"]] = f"Played by {bot} for {who} ({why})"
     return marks
 
