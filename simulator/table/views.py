@@ -104,7 +104,10 @@ def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
         "waiting_on_me": titled(selectors.tables_waiting_on(user)[:20]),
         "invitations": titled(selectors.invitations(user)[:20], lambda p: p.table.game),
         "lobby": [_lobby_row(row, user) for row in selectors.lobby()[:30]],
-        "unfinished": labelled(mine.exclude(status=TableGame.Status.OVER)[:20]),
+        # Those waiting on you are listed apart, first.
+        "unfinished": labelled(
+            mine.exclude(status=TableGame.Status.OVER).filter(waiting_on_me=False)[:20]
+        ),
         "finished": labelled(mine.filter(status=TableGame.Status.OVER)[:10]),
     }
 
