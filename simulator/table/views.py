@@ -106,7 +106,9 @@ def _setup_context(user, service: GameService, data=None) -> dict[str, Any]:
         "lobby": [_lobby_row(row, user) for row in selectors.lobby()[:30]],
         # Those waiting on you are listed apart, first.
         "unfinished": labelled(
-            mine.exclude(status=TableGame.Status.OVER).filter(waiting_on_me=False)[:20]
+            mine.exclude(status=TableGame.Status.OVER).exclude(
+                pk__in=selectors.tables_waiting_on(user).values("pk")
+            )[:20]
         ),
         "finished": labelled(mine.filter(status=TableGame.Status.OVER)[:10]),
     }
