@@ -132,14 +132,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file (not :memory:) so worker processes can share it; one per test process so
     # concurrent runs don't clobber each other.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
-# Connections are kept between requests (each gunicorn thread, each worker its own): opening
-# one costs more than a status poll's whole query (SQLite runs its PRAGMAs on every open;
-# PostgreSQL forks a backend), docs/operations.md.
-# Under ASGI (uvicorn, `make run`) each request runs in a thread of its own: a connection kept
-# past the request would outlive its thread, so none is kept. PostgreSQL's pool (psycopg's) is
+# Connections: opening one costs more than a status poll's whole query (SQLite runs its PRAGMAs
+# and registers its functions on every open; PostgreSQL forks a backend), docs/operations.md.
+# The web server (config/asgi.py) keeps them: its requests run on WEB_THREADS lasting threads,
+# each with its connection, and it sets CONN_MAX_AGE (600 s) before these settings are read.
+# Elsewhere (Celery, commands) one is opened for each use. PostgreSQL's pool (psycopg's) is
 # there to turn on (DATABASE_POOL), but not by default: a forked process (the local simulation
 # pool, Celery's prefork) would inherit the parent's pooled connections mid-transaction.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+#: The threads a web process runs its requests' synchronous code on (config.asgi.LaneHandler).
+WEB_THREADS = env.int("WEB_THREADS", default=8)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool(
     "DATABASE_POOL", default=False
 ):

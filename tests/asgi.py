@@ -14,7 +14,6 @@ from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-from django.core.asgi import get_asgi_application
 
 
 @dataclass
@@ -30,12 +29,12 @@ class AsgiServer:
 
 
 def application():
-    from config.asgi import TableClock
+    from config.asgi import LaneHandler, TableClock
     from simulator.table.routing import websocket_urlpatterns
 
     return ProtocolTypeRouter(
         {
-            "http": ASGIStaticFilesHandler(get_asgi_application()),
+            "http": ASGIStaticFilesHandler(LaneHandler(4)),
             "websocket": AllowedHostsOriginValidator(
                 AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
             ),

@@ -81,6 +81,12 @@ def _failed(table_id: int, done: Any) -> None:
 def say(row: Any, text: str) -> None:
     """A line the table itself says in its talk ("demo sat down in seat 2")."""
     TableMessage.objects.create(table=row, text=text[:300], system=True)
+    row._said = True
+
+
+def said(row: Any) -> bool:
+    """Whether the table said a line (`say`) through this row object."""
+    return bool(getattr(row, "_said", False))
 
 
 def your_turn(row: Any, person: Any) -> None:

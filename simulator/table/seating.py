@@ -11,9 +11,9 @@ from datetime import timedelta
 from typing import Any, cast
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.utils import timezone
 
+from config.db import writing
 from simulator.games import GameService
 from simulator.games.plans import PlanPlayer, Problem
 from simulator.table import announce
@@ -161,7 +161,7 @@ _ALLOWED = {
 
 
 # long: the table's every option is a keyword, as the API and the form give them
-@transaction.atomic
+@writing()
 def table_game_create(
     *,
     owner: Any,
@@ -313,7 +313,7 @@ def _waiting_for_host(user: Any, pk: Any, only_host: str) -> Access:
     return access
 
 
-@transaction.atomic
+@writing()
 def table_join(
     *,
     user: Any,
@@ -394,7 +394,7 @@ def _free_seat(people: dict[int, TableSeat], access: Access, seat: int | None) -
     return open_seats[0]
 
 
-@transaction.atomic
+@writing()
 def table_start(
     *, user: Any, pk: Any, fill: bool = False, bot: str | None = None, deck: dict | None = None
 ) -> Seen:
@@ -443,7 +443,7 @@ def _fill(row: TableGame, free: list[TableSeat], bot: str | None, deck: Any, hos
     announce.say(row, f"Bots took the free seats ({', '.join(str(p.index + 1) for p in free)}).")
 
 
-@transaction.atomic
+@writing()
 def table_leave(*, user: Any, pk: Any) -> Seen:
     """`user` leaves: before the start their seat opens again (the host leaving ends the
     table); during the game they resign; a finished game has nothing to leave (409)."""
@@ -470,7 +470,7 @@ def table_leave(*, user: Any, pk: Any) -> Seen:
     return table.seen(access, None)
 
 
-@transaction.atomic
+@writing()
 def table_resign(*, user: Any, pk: Any) -> Seen:
     """`user` resigns a game under way (table_leave's "during the game")."""
     access = _locked(user, pk)
@@ -534,7 +534,7 @@ def _end(row: TableGame, reason: str) -> None:
     table.save(row)
 
 
-@transaction.atomic
+@writing()
 def table_end(*, user: Any, pk: Any) -> Seen:
     """The host ends a table nobody is playing: one still waiting, or one whose other people
     are all away, played by their bots or out (409 `in_play` while someone plays)."""
@@ -560,7 +560,7 @@ def table_end(*, user: Any, pk: Any) -> Seen:
     return table.seen(access, None if row.record is None else table.state_of(row))
 
 
-@transaction.atomic
+@writing()
 def table_take_back(*, user: Any, pk: Any) -> Seen:
     """`user` takes back their seats from the bot standing in for them (409 if none is)."""
     access = _locked(user, pk)
@@ -583,7 +583,7 @@ def table_take_back(*, user: Any, pk: Any) -> Seen:
     return table.seen(access, table.state_of(row))
 
 
-@transaction.atomic
+@writing()
 def table_invite(
     *, user: Any, pk: Any, seat: int | None = None, player: str | None = None, revoke: bool = False
 ) -> Seen:
@@ -624,7 +624,7 @@ def clock_tick(now: Any = None) -> int:
     return changed
 
 
-@transaction.atomic
+@writing()
 def _time_out(pk: int, now: Any) -> int:
     row = TableGame.objects.select_for_update().filter(pk=pk).first()
     if row is None or row.status != TableGame.Status.PLAYING or row.to_act is None:
@@ -655,7 +655,7 @@ def _time_out(pk: int, now: Any) -> int:
     return 1
 
 
-@transaction.atomic
+@writing()
 def table_rematch(*, user: Any, pk: Any) -> Seen:
     """A new table with the same seats, bots, decks and rules: `user` hosts it and sits where
     they sat with the same deck; the other people are invited to their seats again (they

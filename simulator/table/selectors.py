@@ -34,18 +34,28 @@ def _user_id(user: Any) -> int | None:
     return user.pk if getattr(user, "is_authenticated", False) else None
 
 
-def table_access(*, user: Any, pk: Any, for_update: bool = False, token: str = "") -> Access:
+def table_access(
+    *, user: Any, pk: Any, for_update: bool = False, token: str = "", everyone: bool = False
+) -> Access:
     """The table `pk` as `user` may see it (locked for a write with `for_update`); Http404 for
     a table they may not see: neither host nor seated nor invited, not listed in the lobby
-    while it waits, not open to spectators, and not named by its invitation's `token`."""
-    rows = TableGame.objects.select_for_update() if for_update else TableGame.objects
+    while it waits, not open to spectators, and not named by its invitation's `token`.
+    `everyone`: read every person's seat with it (for a caller that changes none of them but
+    through those rows)."""
+    rows = TableGame.objects.select_related("owner")
+    if for_update:
+        rows = rows.select_for_update(of=("self",))
     try:
         row = rows.get(pk=int(pk))
     except (TableGame.DoesNotExist, ValueError, TypeError, OverflowError):
         raise Http404("No such table.") from None
     uid = _user_id(user)
-    people = TableSeat.objects.filter(table=row, user_id=uid) if uid is not None else []
-    return access_of(row, people, user, token)
+    if everyone:  # every person's seat, read once (`services._people` finds them on the row)
+        people = list(TableSeat.objects.filter(table=row).select_related("user"))
+        row._people_cache = {p.index: p for p in people}  # type: ignore[attr-defined]
+        return access_of(row, people, user, token)
+    mine = TableSeat.objects.filter(table=row, user_id=uid) if uid is not None else []
+    return access_of(row, mine, user, token)
 
 
 def access_of(row: TableGame, people: Iterable[TableSeat], user: Any, token: str = "") -> Access:

@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.api import DomainError
+from config.db import writing
 from simulator.engine.core.chance import RecordedChance
 from simulator.engine.core.errors import IllegalAction, RecordError, RulesError
 from simulator.engine.core.registry import bot_label
@@ -30,9 +31,10 @@ from simulator.games import GameService, service_for
 from simulator.games.base import CatalogueChanged, PreparedRules
 from simulator.games.plans import PlanPlayer, Problem
 from simulator.games.players import budget_problems
-from simulator.table import announce
+from simulator.table import announce, snapshots
 from simulator.table.models import TableGame, TableSeat
 from simulator.table.selectors import Access, table_access
+from simulator.table.snapshots import Snapshot
 
 #: What the bots' seeds are derived from, with the game's seed and the move number.
 BOT_SEED_MULTIPLIER = 1_000_003
@@ -427,6 +429,17 @@ def _rebuilt(service: GameService, record: dict[str, Any], seed: int, version: i
     return state
 
 
+def _carried(row: TableGame, state: Any) -> Any:
+    """The state the previous decision played on (`snapshots.take_state`), made what
+    `state_of(row)` would rebuild: the chance still to come drawn as from the record so far,
+    so a game goes the same whether a process kept its state or not."""
+    if state is None:
+        return None
+    log = state.chance.log
+    state.chance = RecordedChance(bot_seed(row.seed, len(log)) ^ CHANCE_SALT, log)
+    return state
+
+
 class PassiveBot:
     """Plays a seat whose person is out of the game (resigned or forfeited): always the most
     passive legal action (fold, check, pass, hold...; else the engine's first), never a bet or
@@ -577,13 +590,18 @@ def table_game_act(*, owner: Any, pk: Any, move: Any, action: Any) -> Seen:
     `illegal_action` with the engine's reason when the engine refuses it. Nothing is written
     then.
     """
-    access, state, moves, seat = _act(owner=owner, pk=pk, move=move, action=action)
-    return seen(access, state, bot_moves=moves, viewer=seat)
+    access, snap, moves, seat = _act(owner=owner, pk=pk, move=move, action=action)
+    with snap.lock:  # the push channel's builds may already read the state it hands over
+        answer = seen(access, snap.state, bot_moves=moves, viewer=seat)
+        snap.takeable = True  # the next decision may play on it now
+    return answer
 
 
-@transaction.atomic
-def _act(*, owner: Any, pk: Any, move: Any, action: Any) -> tuple[Access, Any, list[Told], int]:
-    access = table_access(user=owner, pk=pk, for_update=True)
+@writing()
+def _act(
+    *, owner: Any, pk: Any, move: Any, action: Any
+) -> tuple[Access, Snapshot, list[Told], int]:
+    access = table_access(user=owner, pk=pk, for_update=True, everyone=True)
     row = access.game
     if row.is_waiting:
         raise TableConflict("This table has not started yet.", code="not_started", attr="move")
@@ -598,7 +616,7 @@ def _act(*, owner: Any, pk: Any, move: Any, action: Any) -> tuple[Access, Any, l
             attr="move",
         )
     service = service_of(row.game)
-    state = state_of(row)
+    state = _carried(row, snapshots.take_state(row)) or state_of(row)
     seat = state.to_act
     if seat not in access.seats or _people(row)[seat].state != TableSeat.State.SEATED:
         raise TableConflict(
@@ -611,8 +629,15 @@ def _act(*, owner: Any, pk: Any, move: Any, action: Any) -> tuple[Access, Any, l
         raise TableRefused(str(exc), code="illegal_action", attr="action") from None
     mine = [s for s in access.seats if _people(row)[s].state == TableSeat.State.SEATED]
     moves = bots_answer(service, row, state, row.move + 1, mine)
+    # What the push channel builds this version's messages from, kept once committed (before
+    # the change is announced: `store` registers that after this).
+    snap = snapshots.Snapshot(
+        row=row, people=list(_people(row).values()), state=state, takeable=False
+    )
+    said = announce.said(row)
+    transaction.on_commit(lambda: snapshots.keep(snap, said=said))
     store(row, state)
-    return access, state, moves, seat
+    return access, snap, moves, seat
 
 
 # --- what a viewer is served -----------------------------------------------------------------

@@ -8,11 +8,11 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 
+from config.db import writing
 from simulator.table import services as table
 from simulator.table.models import TableMessage
 from simulator.table.selectors import Access, table_access
@@ -49,7 +49,7 @@ def talk_list(access: Access, *, after: int = 0) -> QuerySet[TableMessage]:
     return rows.order_by("id")
 
 
-@transaction.atomic
+@writing()
 def talk_post(*, user: Any, pk: Any, text: Any) -> TableMessage:
     """Say `text` at the table; TableRefused for an empty or too long line, TalkTooFast past
     the rate, TableForbidden for a viewer who may not talk; nothing written then."""
@@ -97,7 +97,7 @@ def talk_hide(*, user: Any, pk: Any, message_id: Any, hide: bool = True) -> None
     (message.hidden_by.add if hide else message.hidden_by.remove)(user)
 
 
-@transaction.atomic
+@writing()
 def talk_remove(*, user: Any, pk: Any, message_id: Any) -> None:
     """The host removes a line for everyone (it stays, emptied: "removed by the host")."""
     access = table_access(user=user, pk=pk, for_update=True)

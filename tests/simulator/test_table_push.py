@@ -124,8 +124,8 @@ def test_the_check_catches_a_pushed_message_that_shows_another_seats_hand(
 ):
     honest = consumers.message_for
 
-    def leaky(snap, user, after_talk, origin):
-        message = honest(snap, user, after_talk, origin)
+    def leaky(snap, user, after_talk, origin, **how):
+        message = honest(snap, user, after_talk, origin, **how)
         if message["game"]["viewer"] == 1 and message["game"]["status"] != "over":
             message["game"]["view"]["peek"] = [c.defn.code for c in snap.state.hand[0]]
         return message
@@ -246,7 +246,16 @@ def test_with_redis_a_decision_made_through_one_web_process_reaches_the_clients_
         other.wait(20)
 
 
-def test_a_ping_keeps_a_person_here_and_a_line_of_talk_is_pushed(asgi_server, seeded):
+def _until(check, what: str, seconds: float = 15) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def test_an_open_push_channel_keeps_a_person_here_and_its_close_starts_their_grace(
+    asgi_server, seeded
+):
     from datetime import timedelta
 
     from django.utils import timezone
@@ -255,27 +264,35 @@ def test_a_ping_keeps_a_person_here_and_a_line_of_talk_is_pushed(asgi_server, se
 
     table = http_table(asgi_server, "duel", clock_seconds=60, grace_seconds=30)
     table.start()
+    long_ago = timezone.now() - timedelta(minutes=5)
+    seat = TableSeat.objects.filter(table_id=table.id, index=1)
+    seat.update(last_seen=long_ago, away_at=long_ago)
     listener = Listener(asgi_server, table.id, table.clients[1].token)
+    closed = False
     try:
         first = listener.wait_for(TableGame.objects.get(pk=table.id).version)
-        long_ago = timezone.now() - timedelta(minutes=5)
-        TableSeat.objects.filter(table_id=table.id, index=1).update(last_seen=long_ago)
-        listener.ws.send(json.dumps({"type": "ping"}))
-        deadline = time.monotonic() + 10
-        while not any(m["type"] == "pong" for m in listener.messages):
-            assert time.monotonic() < deadline, "no pong"
-            time.sleep(0.01)
-        person = TableSeat.objects.get(table_id=table.id, index=1)
-        assert person.last_seen > long_ago
+        # Renewed by the server within a second or two of the connection, with no ping.
+        _until(lambda: seat.get().last_seen > long_ago, "the open connection renewed nothing")
+        person = seat.get()
         assert person.away_at >= person.last_seen + timedelta(seconds=29)
+        # The other seat's person holds no connection: nothing renews theirs.
+        other = TableSeat.objects.get(table_id=table.id, index=0)
+        listener.ws.send(json.dumps({"type": "ping"}))
+        _until(lambda: any(m["type"] == "pong" for m in listener.messages), "no pong")
         said = table.clients[0].post(table.url + "talk/", {"text": "Howdy, partner"})
         assert said.status_code == 201
         pushed = listener.wait_for(first["version"] + 1)
         assert [line["text"] for line in pushed["talk"]] == ["Howdy, partner"]
         listener.ws.send(json.dumps({"type": "shout"}))
-        deadline = time.monotonic() + 10
-        while not any(m["type"] == "error" for m in listener.messages):
-            assert time.monotonic() < deadline, "no error for an unknown message"
-            time.sleep(0.01)
-    finally:
+        _until(lambda: any(m["type"] == "error" for m in listener.messages), "no error")
+        # Closing the page starts the grace at once, not at the last renewal.
+        before_close = timezone.now()
         listener.close()
+        closed = True
+        _until(lambda: seat.get().last_seen >= before_close, "the close was not noticed")
+        person = seat.get()
+        assert person.away_at == person.last_seen + timedelta(seconds=30)
+        assert TableSeat.objects.get(pk=other.pk).last_seen == other.last_seen
+    finally:
+        if not closed:
+            listener.close()

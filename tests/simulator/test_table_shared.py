@@ -5,6 +5,7 @@ refusals (a 4xx in the error shape, nothing written)."""
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import timedelta
 from typing import Any
@@ -15,7 +16,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from simulator.games import service_for
-from simulator.table import seating
+from simulator.table import seating, snapshots
 from simulator.table.models import TableGame, TableMessage, TableSeat
 from tests.factories import UserFactory
 from tests.simulator.shared_play import Table, client_of, people_seats
@@ -479,3 +480,47 @@ def test_the_replay_marks_each_decision_a_bot_made_for_a_person(catalogue, seede
     assert "Played by the" not in other.content.decode() or (
         any(m["move"] == mark["move"] + 1 for m in row.stand_in_moves)
     )
+
+
+# --- the state a decision plays on -----------------------------------------------------------
+
+
+def _comparable(table: Table) -> dict[Any, list[str]]:
+    """Every viewer's answers without what differs between two tables of the same game: ids,
+    links, times, and the people's names (each made the seat's)."""
+    keep = ("status", "move", "version", "to_act", "seat", "viewer", "view", "legal_actions",
+            "log", "result", "bot_moves")  # fmt: skip
+    out: dict[Any, list[str]] = {}
+    for seat, answers in table.answers.items():
+        for answer in answers:
+            text = json.dumps({k: answer.get(k) for k in keep}, sort_keys=True)
+            for index, user in enumerate(table.users):
+                text = text.replace(user.username, f"person {index}")
+            out.setdefault(seat, []).append(text)
+    return out
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game", GAMES)
+def test_a_decision_played_on_the_kept_state_goes_as_one_rebuilt_from_the_record(
+    catalogue, seeded, game, monkeypatch
+):
+    # Committed for real (a transactional test): each decision keeps its state for the push
+    # channel, and the next decision takes it instead of rebuilding it from the record.
+    taken: list[bool] = []
+    take = snapshots.take_state
+
+    def counted(row):
+        state = take(row)
+        taken.append(state is not None)
+        return state
+
+    monkeypatch.setattr(snapshots, "take_state", counted)
+    kept = Table(game)
+    kept.play()
+    assert sum(taken) >= len(taken) - 2 > 5, "decisions played on the kept state"
+    monkeypatch.setattr(snapshots, "take_state", lambda row: None)
+    rebuilt = Table(game)
+    rebuilt.play()
+    assert kept.record()["events"] == rebuilt.record()["events"]
+    assert _comparable(kept) == _comparable(rebuilt)
