@@ -10,6 +10,7 @@ connection between requests, as a threaded WSGI server's would."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -73,12 +74,25 @@ from channels.db import database_sync_to_async  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
 
 from simulator.table import announce, presence  # noqa: E402
 from simulator.table.routing import websocket_urlpatterns  # noqa: E402
 from simulator.table.seating import clock_tick  # noqa: E402
 
 log = logging.getLogger("drifter.clock")
+
+
+def settle_memory() -> None:
+    """Before the first request: import every view (the URLconf), then set aside everything
+    loaded so far from the garbage collector's full collections (`gc.freeze`). A full
+    collection walks every object the process holds; with Django, DRF and the engines loaded
+    that took a few hundred ms on this project's machines, every few seconds under load, with
+    every request and push of the process waiting (docs/performance.md)."""
+    get_resolver().url_patterns  # noqa: B018 - imports every view now, not at the first request
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
 
 
 class TableClock:
@@ -92,6 +106,7 @@ class TableClock:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                settle_memory()
                 announce.serve_on(asyncio.get_running_loop())
                 tasks.append(asyncio.create_task(self.present()))
                 if settings.TABLE_CLOCK_SECONDS:
