@@ -4,6 +4,8 @@ Rules and Seat objects, and its table as one seat sees it (simulator/games/drift
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any, cast
 
 from decks import engine_catalogue
@@ -250,11 +252,44 @@ class Spec(GameService):
         with it."""
         if state.log is None:
             state = replay(state.record(), catalogue=state.cat, narrate=True)
+        log = state.log
         names = [s.name for s in state.seats]
-        if seat is None:
-            return narrate_events(state.log, names)
-        cards = [(c.owner, c.printed.is_dude) for c in state.cards]
-        return narrate_events(state.log, names, viewer=seat, cards=cards)
+        cards = [] if seat is None else [(c.owner, c.printed.is_dude) for c in state.cards]
+        told, start = _NARRATED.told(log, seat)
+        told += narrate_events(log[start:], names, viewer=seat, cards=cards)
+        _NARRATED.keep(log, seat, told)
+        return told
+
+
+class _Narrated:
+    """What a live game's narration told each viewer so far, kept per process for the game's
+    next version: each sentence tells one event as the viewer saw it when it happened, so a
+    viewer's narration grows by the events since (the table tells it after every decision).
+    Kept by the log itself (its identity, held here so no other log can take it) and bounded."""
+
+    KEPT = 512
+
+    def __init__(self) -> None:
+        self.kept: OrderedDict[tuple[int, int | None], tuple[list, int, list[str]]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def told(self, log: list, seat: int | None) -> tuple[list[str], int]:
+        """The sentences already told `seat` of `log` (a copy) and how many events they tell."""
+        with self.lock:
+            kept = self.kept.get((id(log), seat))
+        if kept is None or kept[0] is not log or kept[1] > len(log):
+            return [], 0
+        return list(kept[2]), kept[1]
+
+    def keep(self, log: list, seat: int | None, told: list[str]) -> None:
+        with self.lock:
+            self.kept[(id(log), seat)] = (log, len(log), list(told))
+            self.kept.move_to_end((id(log), seat))
+            while len(self.kept) > self.KEPT:
+                self.kept.popitem(last=False)
+
+
+_NARRATED = _Narrated()
 
 
 def _in_place(before: list[str], after: dict[str, int]) -> list[str]:

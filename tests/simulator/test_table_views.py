@@ -330,3 +330,29 @@ def test_a_table_log_is_told_again_from_the_record_of_a_state_kept_without_narra
     assert state.story is None
     log = service.table_log(state, 0)
     assert log[0] == "Round 1: 6 duels" and log[-1].endswith("wins the duel")
+
+
+def test_a_drifter_log_told_after_every_decision_is_the_log_told_at_once():
+    """The narration a process keeps per viewer grows by the events since; told after every
+    decision, it is word for word the narration told from scratch, for every viewer; and a
+    game's kept narration is never told of another game's log."""
+    from simulator.games.drifter import _NARRATED
+
+    service = service_for("drifter")
+    state = _new_game("drifter", 3)
+    rng = random.Random(3)
+    viewers = [0, 1, 2, None]
+    while not state.is_over:
+        for viewer in viewers:  # told twice: the second time from what was kept
+            assert service.table_log(state, viewer) == service.table_log(state, viewer)
+        state.apply(rng.choice(state.legal_actions()))
+    told = {viewer: service.table_log(state, viewer) for viewer in viewers}
+    _NARRATED.kept.clear()
+    assert told == {viewer: service.table_log(state, viewer) for viewer in viewers}
+    other = _new_game("drifter", 5)
+    other_rng = random.Random(5)
+    for _ in range(8):
+        other.apply(other_rng.choice(other.legal_actions()))
+    mixed = service.table_log(other, 0)  # told while the first game's narration is kept
+    _NARRATED.kept.clear()
+    assert mixed == service.table_log(other, 0)
