@@ -181,7 +181,8 @@ def make_users(site: Site, count: int) -> list[tuple[str, str]]:
 
 
 def start_servers(site: Site, processes: int) -> None:
-    """uvicorn as the Procfile runs it (`--workers 1` each: one process a port)."""
+    """uvicorn as the Procfile runs it (`--workers 1` each: one process a port; connections
+    kept, CONN_MAX_AGE 600)."""
     uvicorn = str(Path(sys.executable).parent / "uvicorn")
     for i in range(processes):
         port = free_port()
@@ -189,7 +190,8 @@ def start_servers(site: Site, processes: int) -> None:
         proc = subprocess.Popen(
             [uvicorn, "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
              "--workers", "1", "--lifespan", "on", "--timeout-graceful-shutdown", "10"],
-            cwd=BASE_DIR, env=site.env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=BASE_DIR, env={"CONN_MAX_AGE": "600", **site.env}, stdout=log,
+            stderr=subprocess.STDOUT,
         )  # fmt: skip
         proc.log = log  # type: ignore[attr-defined]
         site.ports.append(port)

@@ -18,10 +18,6 @@ from concurrent.futures import ThreadPoolExecutor
 import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-# The web server's threads keep their connections (LaneHandler below; the push channel's
-# builds run on the loop's thread pool, which keeps its threads too); other processes (Celery,
-# commands) open one for each use, as settings.py says.
-os.environ.setdefault("CONN_MAX_AGE", "600")
 django.setup(set_prefix=False)
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async  # noqa: E402
@@ -34,8 +30,10 @@ class LaneHandler(ASGIHandler):
 
     - Django's own handler gives every request a thread of its own, whose database connection
       dies with it: every request opened one (on SQLite, its PRAGMAs and functions each time)
-      and could keep none. A lane keeps its connection between requests (`CONN_MAX_AGE`,
-      checked at each request's start and end as under WSGI); a request waits for a free lane.
+      and could keep none. A lane keeps its connection between requests for `CONN_MAX_AGE`
+      seconds (the Procfile's web process: 600; checked at each request's start and end as
+      under WSGI; the push channel's builds keep theirs on the loop's lasting thread pool);
+      a request waits for a free lane.
     - Django's own handler runs the middleware that can run async on the event loop and the
       rest in the request's thread, hopping between the two several times a request (ours mix
       both kinds, and every view is synchronous); here the whole chain is synchronous
@@ -101,12 +99,16 @@ class TableClock:
     Several web processes may tick at once: each table's timeout is taken under its row lock
     and applies once."""
 
+    def __init__(self, settle: bool = True):
+        self.settle = settle  # settle_memory() at start-up (not in a test process's server)
+
     async def __call__(self, scope, receive, send):
         tasks: list[asyncio.Task] = []
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                settle_memory()
+                if self.settle:
+                    settle_memory()
                 announce.serve_on(asyncio.get_running_loop())
                 tasks.append(asyncio.create_task(self.present()))
                 if settings.TABLE_CLOCK_SECONDS:

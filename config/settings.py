@@ -135,7 +135,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # Connections: opening one costs more than a status poll's whole query (SQLite runs its PRAGMAs
 # and registers its functions on every open; PostgreSQL forks a backend), docs/operations.md.
 # The web server (config/asgi.py) keeps them: its requests run on WEB_THREADS lasting threads,
-# each with its connection, and it sets CONN_MAX_AGE (600 s) before these settings are read.
+# each with its connection, and the Procfile's web process sets CONN_MAX_AGE (600 s).
 # Elsewhere (Celery, commands) one is opened for each use. PostgreSQL's pool (psycopg's) is
 # there to turn on (DATABASE_POOL), but not by default: a forked process (the local simulation
 # pool, Celery's prefork) would inherit the parent's pooled connections mid-transaction.

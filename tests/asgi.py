@@ -38,7 +38,7 @@ def application():
             "websocket": AllowedHostsOriginValidator(
                 AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
             ),
-            "lifespan": TableClock(),
+            "lifespan": TableClock(settle=False),
         }
     )
 

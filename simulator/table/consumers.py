@@ -24,6 +24,7 @@ the table (simulator/table/presence.py).
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -39,6 +40,7 @@ from simulator.table.selectors import access_of, table_access
 from simulator.table.snapshots import Snapshot
 
 CLOSE_NOT_FOUND = 4404
+log = logging.getLogger(__name__)
 
 
 def message_for(
@@ -88,16 +90,29 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(announce.group(self.table_id), self.channel_name)
         await self.accept()
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # however the connection ends (a handler that failed never sees disconnect)
+            await self._let_go()
+
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(announce.group(self.table_id), self.channel_name)
         sending = getattr(self, "sending", None)
-        if sending is None:  # refused before it was accepted
-            return
-        async with sending:  # after a build in flight, which may take the seat's presence
-            self.closed = True
-            held, self.present = self.present, None
+        if sending is not None:
+            async with sending:  # after a build in flight, which may take the seat's presence
+                await self._let_go()
+
+    async def _let_go(self) -> None:
+        """The connection is over: it keeps nobody's presence any more; the person's grace
+        starts now if it was their last connection to the table in this process."""
+        self.closed = True
+        held, self.present = self.present, None
         if held is not None and presence.left(held[0], held[1]) is not None:
-            await database_sync_to_async(presence.gone, thread_sensitive=False)(*held)
+            try:
+                await database_sync_to_async(presence.gone, thread_sensitive=False)(*held)
+            except Exception:  # their renewals stopped: they count as away after their grace
+                log.warning("could not start table %s's person's grace", held[0], exc_info=True)
 
     def _keep_presence(self) -> None:
         """Hold the person's presence while this connection is open and they hold a seat."""
@@ -139,8 +154,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             except Http404:  # the table is gone, or no longer visible to this viewer
                 await self.close(code=CLOSE_NOT_FOUND)
                 return
-            if message is not None:
-                await self.send_json(message)
+            if message is not None and not self.closed:
+                try:
+                    await self.send_json(message)
+                except OSError:  # the client went away meanwhile: its disconnect follows
+                    self.closed = True
 
     def _build(self, note: dict[str, Any] | None, hello: bool) -> dict[str, Any] | None:
         snap = snapshots.read(self.table_id, note, table.state_of)

@@ -296,3 +296,24 @@ def test_an_open_push_channel_keeps_a_person_here_and_its_close_starts_their_gra
     finally:
         if not closed:
             listener.close()
+
+
+def test_a_connection_whose_build_failed_keeps_nobody_present(asgi_server, seeded, monkeypatch):
+    from simulator.table import presence
+
+    table = http_table(asgi_server, "duel", clock_seconds=60, grace_seconds=30)
+    table.start()
+    listener = Listener(asgi_server, table.id, table.clients[1].token)
+    try:
+        listener.wait_for(TableGame.objects.get(pk=table.id).version)
+        _until(lambda: presence.held() == 1, "the seated person's connection holds nobody")
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("a build that fails")
+
+        monkeypatch.setattr(consumers, "message_for", broken)
+        said = table.clients[0].post(table.url + "talk/", {"text": "Howdy"})
+        assert said.status_code == 201  # a change: the build fails and the connection ends
+        _until(lambda: presence.held() == 0, "a failed connection still keeps its person here")
+    finally:
+        listener.close()
