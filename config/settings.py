@@ -141,7 +141,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # pool, Celery's prefork) would inherit the parent's pooled connections mid-transaction.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 #: The threads a web process runs its requests' synchronous code on (config.asgi.LaneHandler).
-WEB_THREADS = env.int("WEB_THREADS", default=8)
+WEB_THREADS = env.int("WEB_THREADS", default=4)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool(
     "DATABASE_POOL", default=False
 ):

@@ -80,9 +80,10 @@ def start() -> AsgiServer:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        application(), lifespan="on", log_level="warning", ws="websockets-sansio"
-    )
+    config = uvicorn.Config(  # as the Procfile serves it
+        application(), lifespan="on", log_level="warning", ws="websockets-sansio",
+        ws_per_message_deflate=False,
+    )  # fmt: skip
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

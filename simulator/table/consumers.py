@@ -8,11 +8,12 @@ same code as the HTTP API (`services.seen`, `api.game_json`), so a pushed messag
 exactly what that viewer may see. Messages (docs/api.md, "The push channel"):
 
 - to the client: `{"type": "table", "version", "game", "talk"}` (the table as this viewer
-  sees it, with the lines of table talk it has not had), `{"type": "pong"}`, `{"type":
-  "error", "code", "detail"}`;
-- from the client: `{"type": "hello", "version": V, "talk": T}` (on every (re)connection: the
-  version and the last line of talk it saw; the answer is the table as it is now), `{"type":
-  "ping"}` (every few seconds: the seat's person is here).
+  sees it, with the lines of table talk it has not had; no `game` for a client that asked for
+  none), `{"type": "pong"}`, `{"type": "error", "code", "detail"}`;
+- from the client: `{"type": "hello", "version": V, "talk": T, "game": true}` (on every
+  (re)connection: the version and the last line of talk it saw, and whether it wants the game
+  in each message; the answer is the table as it is now), `{"type": "ping"}` (every few
+  seconds: keeps the connection alive; the connection itself keeps the seat's person here).
 
 A table's viewers in one process share what their answers are built from: the row, its
 people's seats, the engine state and the talk, read once a version or handed over by the
@@ -44,15 +45,23 @@ log = logging.getLogger(__name__)
 
 
 def message_for(
-    snap: Snapshot, user: Any, after_talk: int, origin: Any, *, hello: bool = False
+    snap: Snapshot,
+    user: Any,
+    after_talk: int,
+    origin: Any,
+    *,
+    hello: bool = False,
+    with_game: bool = True,
 ) -> dict[str, Any]:
     """The push message for `user` (Http404 if they may not see the table any more); `hello`:
-    the talk read as it is now (a reconnection sees its own hides)."""
+    the talk read as it is now (a reconnection sees its own hides); `with_game`: the game as
+    they see it (else the version and talk only: the page fetches its own HTML)."""
     access = access_of(snap.row, snap.people, user)
     uid = user.pk if getattr(user, "is_authenticated", False) else None
     with snap.lock:  # the viewers of a table share its state: one builds at a time
-        seen = table.seen(access, snap.engine_state(table.state_of))
-        game = game_json(seen, origin)
+        game = None
+        if with_game:
+            game = game_json(table.seen(access, snap.engine_state(table.state_of)), origin)
         lines = []
         if talk.may_read(access):
             kept = snapshots.read_talk(snap.row) if hello else snap.talk()
@@ -61,7 +70,10 @@ def message_for(
                 for line, hidden in kept
                 if line.pk > after_talk and uid not in hidden
             ]
-    return {"type": "table", "version": snap.row.version, "game": game, "talk": lines}
+    message = {"type": "table", "version": snap.row.version, "talk": lines}
+    if game is not None:
+        message["game"] = game
+    return message
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -72,6 +84,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     #: The (table, person) whose presence this connection keeps (presence.arrived), if any.
     present: tuple[int, int, int] | None = None
     closed: bool = False
+    #: The client's hello asked for the game in each message (`"game": false`: version only).
+    with_game: bool = True
 
     async def connect(self) -> None:
         self.sending = asyncio.Lock()  # one message at a time, in order of versions
@@ -131,6 +145,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             known, lines = content.get("version"), content.get("talk")
             self.sent_version = known if type(known) is int else -1
             self.sent_talk = lines if type(lines) is int else 0
+            self.with_game = content.get("game") is not False
             await self._send_table(None, hello=True)
         elif kind == "ping":  # keeps the connection (and so the person's presence) alive
             await self.send_json({"type": "pong"})
@@ -164,8 +179,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         snap = snapshots.read(self.table_id, note, table.state_of)
         if snap.row.version <= self.sent_version and not hello:
             return None  # already sent (two notes of one change, or an older one)
-        message = message_for(snap, self.user, self.sent_talk, self.origin, hello=hello)
-        self.seats = [s["index"] for s in message["game"]["seats"] if s["yours"]]
+        message = message_for(
+            snap, self.user, self.sent_talk, self.origin, hello=hello, with_game=self.with_game
+        )
+        self.seats = list(access_of(snap.row, snap.people, self.user).seats)
         self.grace = snap.row.grace_seconds
         self.counts = snap.row.clock_seconds is not None and not snap.row.is_over
         self._keep_presence()

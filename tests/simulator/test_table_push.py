@@ -40,7 +40,9 @@ ROOT = Path(__file__).resolve().parents[2]
 class Listener:
     """One viewer's WebSocket, read in a thread: every message kept in order."""
 
-    def __init__(self, server, table_id: int, token: str | None, version: int = -1):
+    def __init__(
+        self, server, table_id: int, token: str | None, version: int = -1, game: bool = True
+    ):
         headers = {"Authorization": f"Token {token}"} if token else {}
         self.ws = connect(
             f"{server.ws_url}/ws/tables/{table_id}/",
@@ -49,7 +51,7 @@ class Listener:
             open_timeout=15,
         )
         self.messages: list[dict[str, Any]] = []
-        self.ws.send(json.dumps({"type": "hello", "version": version}))
+        self.ws.send(json.dumps({"type": "hello", "version": version, "game": game}))
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
@@ -317,3 +319,21 @@ def test_a_connection_whose_build_failed_keeps_nobody_present(asgi_server, seede
         _until(lambda: presence.held() == 0, "a failed connection still keeps its person here")
     finally:
         listener.close()
+
+
+def test_a_client_that_asks_for_no_game_is_sent_versions_and_talk_only(asgi_server, seeded):
+    table = http_table(asgi_server, "duel")
+    started = table.start()
+    page = Listener(asgi_server, table.id, table.clients[1].token, game=False)
+    program = Listener(asgi_server, table.id, table.clients[1].token)
+    try:
+        first = page.wait_for(started["version"])
+        assert set(first) == {"type", "version", "talk"}
+        assert "game" in program.wait_for(started["version"])
+        said = table.clients[0].post(table.url + "talk/", {"text": "Draw"})
+        assert said.status_code == 201
+        pushed = page.wait_for(started["version"] + 1)
+        assert "game" not in pushed and [line["text"] for line in pushed["talk"]] == ["Draw"]
+    finally:
+        page.close()
+        program.close()

@@ -217,7 +217,8 @@
       backoff = 1000;
       stopPolling();
       say("");
-      socket.send(JSON.stringify({ type: "hello", version: shownVersion() }));
+      // The page renders its own table (over HTTP): the version and the talk are all it needs.
+      socket.send(JSON.stringify({ type: "hello", version: shownVersion(), game: false }));
       beat = window.setInterval(function () {
         if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
       }, beatEvery);
