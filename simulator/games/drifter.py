@@ -253,11 +253,12 @@ class Spec(GameService):
         if state.log is None:
             state = replay(state.record(), catalogue=state.cat, narrate=True)
         log = state.log
-        names = [s.name for s in state.seats]
-        cards = [] if seat is None else [(c.owner, c.printed.is_dude) for c in state.cards]
         told, start = _NARRATED.told(log, seat)
-        told += narrate_events(log[start:], names, viewer=seat, cards=cards)
-        _NARRATED.keep(log, seat, told)
+        if start < len(log):
+            names = [s.name for s in state.seats]
+            cards = [] if seat is None else [(c.owner, c.printed.is_dude) for c in state.cards]
+            told += narrate_events(log[start:], names, viewer=seat, cards=cards)
+            _NARRATED.keep(log, seat, told)
         return told
 
 
