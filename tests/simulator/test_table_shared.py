@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 
 from simulator.games import service_for
 from simulator.table import seating, snapshots
+from simulator.table import services as table_services
 from simulator.table.models import TableGame, TableMessage, TableSeat
 from tests.factories import UserFactory
 from tests.simulator.shared_play import Table, client_of, people_seats
@@ -519,6 +520,12 @@ def test_a_decision_played_on_the_kept_state_goes_as_one_rebuilt_from_the_record
     kept = Table(game)
     kept.play()
     assert sum(taken) >= len(taken) - 2 > 5, "decisions played on the kept state"
+    # Each version kept still replays from its own row (a viewer late for it rebuilds it),
+    # though the decisions after it played on the state it was made with.
+    versions = [s for s in snapshots._KEPT.values() if s.row.pk == kept.id and s.row.record]
+    assert len(versions) > 5
+    for snap in versions:
+        assert table_services.state_of(snap.row).record()["events"] == snap.row.record["events"]
     monkeypatch.setattr(snapshots, "take_state", lambda row: None)
     rebuilt = Table(game)
     rebuilt.play()
