@@ -341,7 +341,13 @@ if CHANNEL_LAYER_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "prefix": "drifter:asgi"},
+            # No client read timeout: redis-py 8 reads for at most 5 s by default, and the
+            # layer's receive is a blocking pop that waits as long: every idle connection's
+            # consumer failed every few seconds (redis.exceptions.TimeoutError).
+            "CONFIG": {
+                "hosts": [{"address": CHANNEL_LAYER_URL, "socket_timeout": None}],
+                "prefix": "drifter:asgi",
+            },
         }
     }
 else:

@@ -337,3 +337,23 @@ def test_a_client_that_asks_for_no_game_is_sent_versions_and_talk_only(asgi_serv
     finally:
         page.close()
         program.close()
+
+
+@pytest.mark.skipif(not settings.CHANNEL_LAYER_URL, reason="with Redis only: its client's timeouts")
+def test_with_redis_a_connection_idle_past_the_redis_read_timeout_still_gets_the_next_push(
+    asgi_server, seeded
+):
+    # redis-py 8 gives up a read after 5 s by default; the channel layer waits on a blocking
+    # pop as long, so an idle connection's consumer failed and the socket closed (1011).
+    table = http_table(asgi_server, "duel")
+    started = table.start()
+    listener = Listener(asgi_server, table.id, table.clients[1].token)
+    try:
+        listener.wait_for(started["version"])
+        time.sleep(7)
+        said = table.clients[0].post(table.url + "talk/", {"text": "Still here?"})
+        assert said.status_code == 201
+        pushed = listener.wait_for(started["version"] + 1)
+        assert [line["text"] for line in pushed["talk"]] == ["Still here?"]
+    finally:
+        listener.close()
