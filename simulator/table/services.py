@@ -549,10 +549,7 @@ class Told:
 def store(row: TableGame, state: Any) -> None:
     """The state's record, move number, status and result onto the row, with whose turn it is
     and until when; the row is saved and its change announced once committed."""
-    record = state.record()
-    # The row's own list of events: the state's grows with the next decision, which may play
-    # on this very state (snapshots.take_state) while this row is still read as this version.
-    row.record = {**record, "events": list(record["events"])}
+    row.record = state.record()
     row.move = sum(1 for ev in row.record["events"] if ev[0] == "act")
     row.deadline = None
     row.to_act = None

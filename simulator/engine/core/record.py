@@ -38,14 +38,15 @@ class GameRecord:
     version: int = RECORD_VERSION
 
     def to_json(self) -> dict:
-        """The record as a JSON-able dict with a checksum over everything else."""
+        """The record as a JSON-able dict with a checksum over everything else. Its list of
+        events is its own: a state's grows as the game goes on, the record must not."""
         body = {
             "version": self.version,
             "game": self.game,
             "rules": self.rules,
             "seats": self.seats,
             "seed": self.seed,
-            "events": self.events,
+            "events": list(self.events),
             "final": self.final,
         }
         body["checksum"] = hashlib.sha256(canonical_json(body).encode()).hexdigest()
