@@ -37,7 +37,7 @@ from rest_framework.authtoken.models import Token
 from simulator.table import announce, presence, snapshots, talk
 from simulator.table import services as table
 from simulator.table.api import game_json
-from simulator.table.selectors import access_of, table_access
+from simulator.table.selectors import Access, access_of, table_access
 from simulator.table.snapshots import Snapshot
 
 CLOSE_NOT_FOUND = 4404
@@ -46,17 +46,17 @@ log = logging.getLogger(__name__)
 
 def message_for(
     snap: Snapshot,
-    user: Any,
+    access: Access,
     after_talk: int,
     origin: Any,
     *,
     hello: bool = False,
     with_game: bool = True,
 ) -> dict[str, Any]:
-    """The push message for `user` (Http404 if they may not see the table any more); `hello`:
-    the talk read as it is now (a reconnection sees its own hides); `with_game`: the game as
-    they see it (else the version and talk only: the page fetches its own HTML)."""
-    access = access_of(snap.row, snap.people, user)
+    """The push message for `access`'s viewer; `hello`: the talk read as it is now (a
+    reconnection sees its own hides); `with_game`: the game as they see it (else the version
+    and talk only: the page fetches its own HTML)."""
+    user = access.user
     uid = user.pk if getattr(user, "is_authenticated", False) else None
     with snap.lock:  # the viewers of a table share its state: one builds at a time
         game = None
@@ -179,10 +179,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         snap = snapshots.read(self.table_id, note, table.state_of)
         if snap.row.version <= self.sent_version and not hello:
             return None  # already sent (two notes of one change, or an older one)
+        access = access_of(snap.row, snap.people, self.user)  # Http404: no longer visible
         message = message_for(
-            snap, self.user, self.sent_talk, self.origin, hello=hello, with_game=self.with_game
+            snap, access, self.sent_talk, self.origin, hello=hello, with_game=self.with_game
         )
-        self.seats = list(access_of(snap.row, snap.people, self.user).seats)
+        self.seats = list(access.seats)
         self.grace = snap.row.grace_seconds
         self.counts = snap.row.clock_seconds is not None and not snap.row.is_over
         self._keep_presence()

@@ -3,8 +3,9 @@
 
 Each web process keeps its open connections of seat holders (`arrived`, `left`) and renews
 their seats' presence from the server's loop (`renew_due`, config/asgi.py): a person's
-`last_seen` and `away_at` (now + the table's grace) at most every `services.presence_every`,
-all of a process's due people in one UPDATE per grace. When a person's last connection to a
+`last_seen` and `away_at` (now + the table's grace) at most every `presence_every`,
+all of a process's due people in one UPDATE per grace (`mark_here`, as every other sign
+of a person's presence is written). When a person's last connection to a
 table in the process closes, their grace starts at once (`gone`). A process that dies renews
 nobody: its people are counted away at most `presence_every` after their grace (the grace
 counted from the last renewal). Presence changes no version: it is not news."""
@@ -14,18 +15,28 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import reduce
 from operator import or_
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from simulator.table.models import TableSeat
-from simulator.table.services import presence_every
 
 #: At most this many people's seats an UPDATE (SQLite's expression depth stays far away).
 BATCH = 100
+
+
+def presence_every(grace_seconds: int) -> timedelta:
+    """How often a person's presence is written at most: a sixth of their grace, 2 to 10 s
+    (so a person is counted away at most that much later than their grace says)."""
+    return timedelta(seconds=max(2, min(10, grace_seconds // 6)))
+
+
+def mark_here(seats: QuerySet[TableSeat], now: datetime, grace_seconds: int) -> None:
+    """`seats`' people are here at `now`: counted away once their grace has passed since."""
+    seats.update(last_seen=now, away_at=now + timedelta(seconds=grace_seconds))
 
 
 @dataclass
@@ -89,16 +100,12 @@ def renew_due() -> int:
         for start in range(0, len(pairs), BATCH):
             chunk = pairs[start : start + BATCH]
             which = reduce(or_, (Q(table_id=t, user_id=u) for t, u in chunk))
-            TableSeat.objects.filter(which).update(
-                last_seen=now, away_at=now + timedelta(seconds=grace)
-            )
+            mark_here(TableSeat.objects.filter(which), now, grace)
             count += len(chunk)
     return count
 
 
 def gone(table_id: int, user_id: int, grace_seconds: int) -> None:
     """A person's last connection closed: their grace counts from now."""
-    now = timezone.now()
-    TableSeat.objects.filter(table_id=table_id, user_id=user_id).update(
-        last_seen=now, away_at=now + timedelta(seconds=grace_seconds)
-    )
+    mark_here(TableSeat.objects.filter(table_id=table_id, user_id=user_id), timezone.now(),
+              grace_seconds)  # fmt: skip

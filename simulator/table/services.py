@@ -31,7 +31,7 @@ from simulator.games import GameService, service_for
 from simulator.games.base import CatalogueChanged, PreparedRules
 from simulator.games.plans import PlanPlayer, Problem
 from simulator.games.players import budget_problems
-from simulator.table import announce, snapshots
+from simulator.table import announce, presence, snapshots
 from simulator.table.models import TableGame, TableSeat
 from simulator.table.selectors import Access, table_access
 from simulator.table.snapshots import Snapshot
@@ -49,12 +49,6 @@ PLAYER = "human"
 SPECTATOR = -1
 #: The "bot" that plays a seat whose person resigned or forfeited (`PassiveBot`).
 PASSIVE = "passive"
-
-
-def presence_every(grace_seconds: int) -> timedelta:
-    """How often a person's presence is written at most: a sixth of their grace, 2 to 10 s
-    (so a person is counted away at most that much later than their grace says)."""
-    return timedelta(seconds=max(2, min(10, grace_seconds // 6)))
 
 
 class TableRefused(DomainError):
@@ -711,7 +705,7 @@ def seating_touch(access: Access) -> None:
         return
     now = timezone.now()
     # At most one write a few seconds a person: presence is counted in seconds of grace.
-    stale = Q(last_seen__isnull=True) | Q(last_seen__lt=now - presence_every(row.grace_seconds))
-    TableSeat.objects.filter(stale, table=row, index__in=access.seats).update(
-        last_seen=now, away_at=now + timedelta(seconds=row.grace_seconds)
-    )
+    every = presence.presence_every(row.grace_seconds)
+    stale = Q(last_seen__isnull=True) | Q(last_seen__lt=now - every)
+    seats = TableSeat.objects.filter(stale, table=row, index__in=access.seats)
+    presence.mark_here(seats, now, row.grace_seconds)

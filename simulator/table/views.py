@@ -154,21 +154,18 @@ def _lobby_row(row: TableGame, user) -> dict[str, Any]:
     }
 
 
-_source = seating.deck_input
-
-
 def _seats_from_post(post, service: GameService) -> list[dict[str, Any]]:
     """The seats as the service takes them: yours first (your deck, your stand-in bot), then
     each row: a bot with its deck and budget, you again, a player by name or an open seat."""
     needs_decks = service.spec.needs_decks
-    seats = [_source(post.get("deck_0", "")) if needs_decks else {}]
+    seats = [seating.deck_input(post.get("deck_0", "")) if needs_decks else {}]
     if post.get("stand_in_0", "").strip():
         seats[0]["stand_in"] = post["stand_in_0"].strip()
     for i in range(1, min(service.spec.max_players, 8)):
         choice = post.get(f"bot_{i}", "").strip()
         if not choice:
             continue  # an empty seat
-        deck = _source(post.get(f"deck_{i}", "")) if needs_decks else {}
+        deck = seating.deck_input(post.get(f"deck_{i}", "")) if needs_decks else {}
         if choice == OPEN:
             seats.append({"open": True})
         elif choice == NAMED:
@@ -563,7 +560,7 @@ def stand_in_marks(row: TableGame) -> dict[int, str]:
 def _again_seats(row: TableGame) -> list[dict[str, Any]]:
     seats = []
     for seat in row.seats:
-        data = _source(seat.get("source") or "")
+        data = seating.deck_input(seat.get("source") or "")
         if seat["bot"]:
             data["bot"] = seat["bot"]
             if seat.get("budget") is not None:
@@ -627,7 +624,7 @@ def _refused(request, pk: int, exc: DomainError):
 def _join_input(post) -> dict[str, Any]:
     budget = post.get("stand_in_budget", "").strip()
     return {
-        "deck": _source(post.get("deck", "")),
+        "deck": seating.deck_input(post.get("deck", "")),
         "stand_in": post.get("stand_in", "").strip() or None,
         "stand_in_budget": int(budget) if budget.isdigit() and len(budget) < 9 else None,
     }

@@ -126,8 +126,8 @@ def test_the_check_catches_a_pushed_message_that_shows_another_seats_hand(
 ):
     honest = consumers.message_for
 
-    def leaky(snap, user, after_talk, origin, **how):
-        message = honest(snap, user, after_talk, origin, **how)
+    def leaky(snap, access, after_talk, origin, **how):
+        message = honest(snap, access, after_talk, origin, **how)
         if message["game"]["viewer"] == 1 and message["game"]["status"] != "over":
             message["game"]["view"]["peek"] = [c.defn.code for c in snap.state.hand[0]]
         return message
