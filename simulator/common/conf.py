@@ -30,8 +30,10 @@ DEFAULTS: dict[str, Any] = {
     "SIMULATION_MAX_SENDS": 8,
     # The reconciler re-sends a chunk queued this long without starting...
     "SIMULATION_QUEUED_STALE_SECONDS": 120,
-    # ... or started this long ago without a result (its worker died).
-    "SIMULATION_RUNNING_STALE_SECONDS": 120,
+    # A playing chunk's lease: its worker renews it every third of this while it plays, and
+    # the reconciler re-sends a chunk whose lease ran out (its worker died, or its machine).
+    # The worker supervisor (`simulation_workers`) re-sends a dead worker's chunk at once.
+    "SIMULATION_LEASE_SECONDS": 10.0,
     # How often an active run is reconciled, at most: every worker's timer looks twice as
     # often and the first to claim a run does it, however many workers there are.
     "SIMULATION_RECONCILE_SECONDS": 5.0,

@@ -109,6 +109,8 @@ class SimulationChunk(models.Model):
 
     `attempts` counts task starts (a chunk that keeps killing its worker is failed after a few),
     `sends` counts messages sent (first dispatch and every re-send by the reconciler).
+    `lease_until`: while it plays, its worker renews this every third of
+    SIMULATION_LEASE_SECONDS; a running chunk whose lease ran out lost its worker.
     """
 
     class Status(models.TextChoices):
@@ -128,6 +130,7 @@ class SimulationChunk(models.Model):
     sends = models.PositiveSmallIntegerField(default=0)
     sent_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     worker = models.CharField(max_length=200, blank=True)
     error = models.TextField(blank=True)

@@ -12,6 +12,7 @@ import copy
 import logging
 import multiprocessing
 import random
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from functools import partial
 from typing import Any, cast
 
 from celery import current_app
-from django.db import IntegrityError, connections, transaction
+from django.db import DatabaseError, IntegrityError, connections, transaction
 from django.db.models import CharField, F, Q, Value
 from django.utils import timezone
 
@@ -560,8 +561,9 @@ def _claim(chunk_id: int, send_no: int, worker: str) -> SimulationChunk | None:
             failing = False
             chunk.status = Chunk.Status.RUNNING
             chunk.started_at = timezone.now()
+            chunk.lease_until = chunk.started_at + _lease()
             chunk.worker = worker[:200]
-            chunk.save(update_fields=["attempts", "status", "started_at", "worker"])
+            chunk.save(update_fields=["attempts", "status", "started_at", "lease_until", "worker"])
             if run.status == Run.Status.QUEUED:
                 Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
                     status=Run.Status.RUNNING, started_at=timezone.now()
@@ -607,6 +609,49 @@ def _fail_run(run_id: int, chunk_id: int, error: str) -> None:
         transaction.on_commit(partial(_run_ended, run_id))
 
 
+def _lease() -> timedelta:
+    return timedelta(seconds=conf.get("SIMULATION_LEASE_SECONDS"))
+
+
+class _Leased:
+    """While a chunk plays, a thread of its own renews the chunk's lease every third of
+    SIMULATION_LEASE_SECONDS (the game loop never waits for it, and a game longer than the
+    lease keeps it). The renewal is conditional on this send: a chunk re-sent meanwhile is no
+    longer this worker's to keep. Nothing is renewed from inside a transaction of the caller's
+    (a test's), which another connection could not see through."""
+
+    def __init__(self, chunk_id: int, send_no: int) -> None:
+        self.chunk_id, self.send_no = chunk_id, send_no
+        self.stop = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def __enter__(self) -> _Leased:
+        if not transaction.get_connection().in_atomic_block:
+            self.thread = threading.Thread(
+                target=self._renew, name=f"lease-{self.chunk_id}", daemon=True
+            )
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        if self.thread is not None:
+            self.thread.join()
+
+    def _renew(self) -> None:
+        lease = _lease()
+        try:
+            while not self.stop.wait(lease.total_seconds() / 3):
+                try:
+                    Chunk.objects.filter(
+                        pk=self.chunk_id, status=Chunk.Status.RUNNING, sends=self.send_no
+                    ).update(lease_until=timezone.now() + lease)
+                except DatabaseError:  # the next renewal tries again; the lease has slack
+                    log.warning("chunk %s: its lease could not be renewed", self.chunk_id)
+        finally:
+            connections.close_all()  # this thread's own connections
+
+
 def _cancel_probe(run_id: int, every: float = 0.5) -> Callable[[], bool]:
     """A cheap `should_stop` for play_chunk: looks at the run at most every `every` seconds."""
     last = [time.monotonic()]
@@ -641,10 +686,11 @@ def chunk_execute(*, chunk_id: int, send_no: int, worker: str = "") -> str:
         _fail_run(run.pk, chunk_id, str(exc))
         return "failed"
     try:
-        outcome = play_chunk(
-            plan, chunk.start, chunk.end, sample=sample, catalogue=catalogue,
-            should_stop=_cancel_probe(run.pk),
-        )  # fmt: skip
+        with _Leased(chunk_id, send_no):
+            outcome = play_chunk(
+                plan, chunk.start, chunk.end, sample=sample, catalogue=catalogue,
+                should_stop=_cancel_probe(run.pk),
+            )  # fmt: skip
     except Exception:
         # An engine error is deterministic for this chunk: retrying would fail the same way.
         log.exception("chunk %s of run %s failed", chunk.index, run.pk)
@@ -716,12 +762,12 @@ def _run_ended(run_id: int) -> None:
 def run_reconcile(*, run: SimulationRun | None = None) -> dict[str, int]:
     """Re-send chunks that went missing; fail chunks re-sent too often; top up dispatch.
 
-    A chunk queued for longer than SIMULATION_QUEUED_STALE_SECONDS without starting, or started
-    longer than SIMULATION_RUNNING_STALE_SECONDS ago without a result (its worker died, or the
-    broker lost the message), is sent again with a new send number; the old message, if it
-    ever arrives, is then ignored. This reconciles every active run (or just `run`) at once,
-    for the `simulation_reconcile` command and the `simulator.reconcile` task; the workers'
-    timer calls `runs_reconcile_due`, and a status read never reconciles.
+    A chunk queued for longer than SIMULATION_QUEUED_STALE_SECONDS without starting (the broker
+    lost the message), or playing with its lease run out (its worker died: see `_Leased`), is
+    sent again with a new send number; the old message, if it ever arrives, is then ignored.
+    This reconciles every active run (or just `run`) at once, for the `simulation_reconcile`
+    command and the `simulator.reconcile` task; the workers' timer calls `runs_reconcile_due`,
+    and a status read never reconciles.
     """
     runs = Run.objects.filter(status__in=Run.ACTIVE)
     if run is not None:
@@ -768,32 +814,56 @@ def runs_reconcile_due() -> dict[str, int]:
 def _reconcile_one(run_id: int, counts: dict[str, int]) -> None:
     now = timezone.now()
     queued_before = now - timedelta(seconds=conf.get("SIMULATION_QUEUED_STALE_SECONDS"))
-    running_before = now - timedelta(seconds=conf.get("SIMULATION_RUNNING_STALE_SECONDS"))
     queue = _queue_of(run_id)
     stale = Chunk.objects.filter(run_id=run_id).filter(
         Q(status=Chunk.Status.QUEUED, sent_at__lt=queued_before)
-        | Q(status=Chunk.Status.RUNNING, started_at__lt=running_before)
+        | Q(status=Chunk.Status.RUNNING, lease_until__lt=now)
+        # started before leases were kept: one lease after its start
+        | Q(status=Chunk.Status.RUNNING, lease_until__isnull=True, started_at__lt=now - _lease())
     )
     for chunk in stale:
-        if chunk.sends >= conf.get("SIMULATION_MAX_SENDS"):
-            if _fail_chunk(chunk.pk, f"lost {chunk.sends} times; given up"):
-                log.warning(
-                    "run %s: chunk %s lost %s times: failed", run_id, chunk.index, chunk.sends
-                )
-                counts["failed"] += 1
-            continue
-        with transaction.atomic():
-            claimed = Chunk.objects.filter(
-                pk=chunk.pk, status=chunk.status, sends=chunk.sends
-            ).update(status=Chunk.Status.QUEUED, sends=F("sends") + 1, sent_at=now)
-            if claimed:
-                send_no = chunk.sends + 1
-                transaction.on_commit(partial(_send, chunk.pk, send_no, queue))
-                log.warning(
-                    "run %s: chunk %s was %s too long: re-sent", run_id, chunk.index, chunk.status
-                )
-                counts["resent"] += 1
+        _resend(chunk, queue, now, counts, why=f"{chunk.status} too long")
     counts["dispatched"] += run_dispatch(run_id=run_id)
+
+
+def _resend(
+    chunk: SimulationChunk, queue: str, now: Any, counts: dict[str, int], *, why: str
+) -> None:
+    """Send `chunk` again with a new send number (the message it had, if it ever arrives, is
+    then ignored), or fail it if it was sent SIMULATION_MAX_SENDS times. Conditional on the
+    chunk being as read, so two reconcilers never both re-send it."""
+    if chunk.sends >= conf.get("SIMULATION_MAX_SENDS"):
+        if _fail_chunk(chunk.pk, f"lost {chunk.sends} times; given up"):
+            log.warning(
+                "run %s: chunk %s lost %s times: failed", chunk.run_id, chunk.index, chunk.sends
+            )
+            counts["failed"] += 1
+        return
+    with transaction.atomic():
+        claimed = Chunk.objects.filter(pk=chunk.pk, status=chunk.status, sends=chunk.sends).update(
+            status=Chunk.Status.QUEUED, sends=F("sends") + 1, sent_at=now
+        )
+        if claimed:
+            transaction.on_commit(partial(_send, chunk.pk, chunk.sends + 1, queue))
+            log.warning("run %s: chunk %s %s: re-sent", chunk.run_id, chunk.index, why)
+            counts["resent"] += 1
+
+
+def chunks_of_lost_worker(*, worker: str) -> dict[str, int]:
+    """A worker process died (its supervisor saw it, `simulation_workers`): re-send at once
+    the chunks it was playing, instead of waiting for their leases to run out. Exactly once
+    still: the result row is unique per chunk, and a re-send is conditional on the chunk's
+    send number. `worker` is the Celery hostname the chunks recorded (NAME-1@host)."""
+    counts = {"resent": 0, "failed": 0}
+    now = timezone.now()
+    queues: dict[int, str] = {}
+    for chunk in Chunk.objects.filter(
+        status=Chunk.Status.RUNNING, worker=worker[:200], run__status__in=Run.ACTIVE
+    ):
+        if chunk.run_id not in queues:
+            queues[chunk.run_id] = _queue_of(chunk.run_id)
+        _resend(chunk, queues[chunk.run_id], now, counts, why=f"lost with worker {worker}")
+    return counts
 
 
 def run_cancel(*, run: SimulationRun) -> SimulationRun:

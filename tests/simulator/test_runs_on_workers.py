@@ -23,17 +23,18 @@ from simulator.models import ChunkResult, SimulationChunk, SimulationRun, Worker
 from simulator.runs import services
 from simulator.runs.tasks import ping
 from tests.factories import UserFactory
-from tests.workers import start_worker, start_workers, stop_worker, wait_for, worker_pids
+from tests.workers import BASE_DIR, start_worker, start_workers, stop_worker, wait_for, worker_pids
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 REDIS = os.environ.get("CELERY_BROKER_URL", "").startswith("redis://")
 # The workers' reconciler, quick enough for a test: it looks every half second and re-sends a
-# chunk queued or running for 6 s (the workers read these from their environment).
+# chunk queued for 6 s or whose 6 s lease ran out (the workers read these from their
+# environment).
 QUICK_RECONCILER = {
     "SIMULATION_RECONCILE_SECONDS": "1",
     "SIMULATION_QUEUED_STALE_SECONDS": "6",
-    "SIMULATION_RUNNING_STALE_SECONDS": "6",
+    "SIMULATION_LEASE_SECONDS": "6",
 }
 
 
@@ -58,9 +59,9 @@ def workers():
     """Start the worker layout of `make run` (`layout=True`) or one bare worker on a queue."""
     started = []
 
-    def start(queue: str, *, layout: bool = False, **kwargs):
+    def start(queue: str, *, layout: bool = False, env: dict[str, str] | None = None, **kwargs):
         spawn = start_workers if layout else start_worker
-        proc = spawn(queues=queue, extra_env=QUICK_RECONCILER, **kwargs)
+        proc = spawn(queues=queue, extra_env={**QUICK_RECONCILER, **(env or {})}, **kwargs)
         started.append(proc)
         return proc
 
@@ -145,8 +146,11 @@ def test_worker_processes_killed_idle_and_busy_are_replaced_and_the_run_counts_e
     """The embedded default's trap, walked into on purpose: prefork pool processes killed
     while idle took the shared pipe's lock with them and the worker took no more tasks. Each
     worker process of the layout is on its own: kill -9 every one while idle and then one
-    playing a chunk, each is started again under its name, and the run counts every game once."""
-    layout = workers(queue, layout=True)
+    playing a chunk, each is started again under its name, and the run counts every game once.
+
+    The leases here outlast the test: the chunk the busy worker was playing can only come back
+    from its supervisor, which re-sends it the moment it sees the worker die."""
+    layout = workers(queue, layout=True, env={"SIMULATION_LEASE_SECONDS": "3600"})
     idle = _hostnames_answering(queue, 2)
     before = worker_pids(layout)
     assert set(before) == idle
@@ -166,7 +170,8 @@ def test_worker_processes_killed_idle_and_busy_are_replaced_and_the_run_counts_e
     playing = SimulationChunk.objects.filter(run_id=run_id, status="running")
     wait_for(playing.exists)
     chunk = playing.first()
-    busy = chunk.worker.split("@")[0]
+    lost = chunk.worker
+    busy = lost.split("@")[0]
     pid = worker_pids(layout)[busy]
     os.kill(pid, signal.SIGKILL)  # mid-chunk: no warm shutdown, no ack
     killed_at = timezone.now()
@@ -177,7 +182,11 @@ def test_worker_processes_killed_idle_and_busy_are_replaced_and_the_run_counts_e
     assert layout.poll() is None and len(worker_pids(layout)) == 2
     chunk.refresh_from_db()
     if ChunkResult.objects.get(run_id=run_id, chunk_index=chunk.index).created_at > killed_at:
-        assert chunk.sends > 1 or chunk.attempts > 1  # it died with its worker: played again
+        # It died with its worker, and its supervisor sent it again with a new send number.
+        assert chunk.sends > 1
+        assert (
+            f"{lost}'s chunks: 1 re-sent" in (BASE_DIR / "var" / f"{layout.name}.log").read_text()
+        )
 
 
 def _lose_the_first_message(monkeypatch) -> None:

@@ -4,13 +4,22 @@ once, and `manage.py simulate` playing the very same chunks in-process."""
 from __future__ import annotations
 
 import io
+import time
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from simulator.models import ChunkResult, SimulationChunk, SimulationRun
 from simulator.runs.selectors import report_text
-from simulator.runs.services import chunk_execute, run_create, run_execute_locally, run_reconcile
+from simulator.runs.services import (
+    chunk_execute,
+    chunks_of_lost_worker,
+    run_create,
+    run_execute_locally,
+    run_reconcile,
+)
 
 PLAYERS = [{"bot": "heuristic"}, {"bot": "random"}]
 
@@ -112,6 +121,89 @@ def test_the_reconciler_resends_lost_chunks_then_gives_up(
         assert run_reconcile(run=run)["failed"] == 1
     run.refresh_from_db()
     assert run.status == "failed"
+
+
+def _playing(run: SimulationRun, index: int, worker: str) -> SimulationChunk:
+    """Chunk `index` of `run` as a worker that took its message and started playing it."""
+    from simulator.runs.services import _claim
+
+    chunk = SimulationChunk.objects.get(run=run, index=index)
+    assert _claim(chunk.pk, chunk.sends, worker) is not None
+    chunk.refresh_from_db()
+    assert chunk.status == "running" and chunk.lease_until > chunk.started_at
+    return chunk
+
+
+def test_a_playing_chunk_is_resent_when_its_lease_runs_out_not_before(
+    user, settings, no_broker, django_capture_on_commit_callbacks
+):
+    settings.SIMULATION_CHUNK_SECONDS = 0.001
+    settings.SIMULATION_LEASE_SECONDS = 10
+    with django_capture_on_commit_callbacks(execute=True):
+        run = make_run(user, games=20)
+    chunk = _playing(run, 0, "w1@a")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert run_reconcile(run=run)["resent"] == 0  # its worker holds a lease
+    SimulationChunk.objects.filter(pk=chunk.pk).update(lease_until=timezone.now())
+    with django_capture_on_commit_callbacks(execute=True):
+        assert run_reconcile(run=run)["resent"] == 1
+    assert (chunk.pk, 2, run.plan["queue"]) in no_broker
+    # The dead worker's message is superseded; the new one plays the chunk and counts it once.
+    assert chunk_execute(chunk_id=chunk.pk, send_no=1) == "skipped"
+    assert chunk_execute(chunk_id=chunk.pk, send_no=2) == "done"
+    assert ChunkResult.objects.get(run=run, chunk_index=0).games == chunk.end - chunk.start
+
+
+def test_a_lost_workers_chunks_are_resent_at_once_and_nobody_elses(
+    user, settings, no_broker, django_capture_on_commit_callbacks
+):
+    settings.SIMULATION_CHUNK_SECONDS = 0.001
+    settings.SIMULATION_DISPATCH_WINDOW = 3
+    with django_capture_on_commit_callbacks(execute=True):
+        run = make_run(user, games=20)
+    lost, alive = _playing(run, 0, "w1@a"), _playing(run, 1, "w2@a")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert chunks_of_lost_worker(worker="w1@a") == {"resent": 1, "failed": 0}
+        assert chunks_of_lost_worker(worker="w1@a") == {"resent": 0, "failed": 0}  # once
+    lost.refresh_from_db(), alive.refresh_from_db()
+    assert (lost.status, lost.sends) == ("queued", 2) and (alive.status, alive.sends) == (
+        "running",
+        1,
+    )
+    assert no_broker[-1] == (lost.pk, 2, run.plan["queue"])
+    # The run still counts every game once.
+    assert chunk_execute(chunk_id=alive.pk, send_no=1) == "done"
+    run_execute_locally(run=run)
+    run.refresh_from_db()
+    assert run.status == "done" and run.games_done == 20
+    assert sum(ChunkResult.objects.filter(run=run).values_list("games", flat=True)) == 20
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_renews_its_chunks_lease_while_it_plays(settings, monkeypatch):
+    """The lease is renewed from a thread of its own, however long the games take: here one
+    chunk plays for three times its lease and keeps it throughout."""
+    from simulator.runs import services
+    from tests.factories import UserFactory
+
+    settings.SIMULATION_LEASE_SECONDS = 0.3
+    monkeypatch.setattr(services, "_send", lambda c, s, q: None)
+    run = make_run(UserFactory(), games=4)
+    chunk = SimulationChunk.objects.get(run=run, index=0)
+    play = services.play_chunk
+    leases = []
+
+    def slow_play(*args, **kwargs):
+        for _ in range(4):
+            time.sleep(0.25)
+            leases.append(SimulationChunk.objects.get(pk=chunk.pk).lease_until)
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(services, "play_chunk", slow_play)
+    assert chunk_execute(chunk_id=chunk.pk, send_no=chunk.sends) == "done"
+    chunk.refresh_from_db()
+    assert leases == sorted(leases) and len(set(leases)) >= 3  # renewed, never shortened
+    assert leases[-1] > chunk.started_at + timedelta(seconds=0.6)
 
 
 def test_the_queue_is_fixed_when_the_run_is_created(

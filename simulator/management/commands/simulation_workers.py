@@ -25,12 +25,18 @@ import sys
 import time
 from dataclasses import dataclass
 
+from celery.utils.nodenames import host_format
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError, close_old_connections
 
-# A worker that lived this long is started again at once; one that keeps dying sooner (the
-# broker is down, a broken setting) waits twice as long each time, up to MAX_DELAY seconds.
+from simulator.runs import services
+
+# A worker that lived this long is started again at once, as is one killed by a signal (kill -9,
+# the OOM killer) after KILLED_HEALTHY_SECONDS; one that keeps dying sooner (a broken setting,
+# a crash at start) waits twice as long each time, up to MAX_DELAY seconds.
 HEALTHY_SECONDS = 30.0
+KILLED_HEALTHY_SECONDS = 3.0
 MAX_DELAY = 60.0
 
 
@@ -45,7 +51,7 @@ def cores() -> int:
 class Worker:
     """One `celery worker --pool=solo` process and when to start it again if it died."""
 
-    hostname: str
+    hostname: str  # as the chunks it plays record it: NAME-1@host
     command: list[str]
     proc: subprocess.Popen | None = None
     started: float = 0.0
@@ -89,13 +95,13 @@ class Command(BaseCommand):
             signal.signal(signum, lambda signum, frame: stopping.append(signum))
         workers = []
         for i in range(1, processes + 1):
-            hostname = f"{name}-{i}"
+            hostname = host_format(f"{name}-{i}@%h")
             # --concurrency=1: a solo worker's prefetch is concurrency x multiplier (one per
             # core by default), and a message prefetched behind the chunk being played waits
             # for it, and is lost with it on the filesystem broker.
             command = [
                 sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-                "--concurrency=1", f"--hostname={hostname}@%h", *celery_args,
+                "--concurrency=1", f"--hostname={hostname}", *celery_args,
             ]  # fmt: skip
             workers.append(Worker(hostname=hostname, command=command))
         for worker in workers:
@@ -122,16 +128,30 @@ class Command(BaseCommand):
             code = worker.proc.returncode
             how = f"was killed by {signal.Signals(-code).name}" if code < 0 else f"exited {code}"
             lived = now - worker.started
-            worker.delay = (
-                1.0 if lived >= HEALTHY_SECONDS else min(MAX_DELAY, 2 * worker.delay or 1)
-            )
+            healthy = lived >= (KILLED_HEALTHY_SECONDS if code < 0 else HEALTHY_SECONDS)
+            worker.delay = 0.0 if healthy else min(MAX_DELAY, 2 * worker.delay or 1)
             worker.restart_at = now + worker.delay
             self._say(f"{worker.hostname} {how}; starting it again in {worker.delay:g} s")
-        elif now >= worker.restart_at:
+            self._release(worker)
+        if now >= worker.restart_at:
             worker.restart_at = 0.0
             worker.start()
             pid = worker.proc.pid if worker.proc is not None else "?"
             self._say(f"{worker.hostname} started again (pid {pid})")
+
+    def _release(self, worker: Worker) -> None:
+        """Re-send at once what the dead worker was playing (instead of after its lease)."""
+        try:
+            counts = services.chunks_of_lost_worker(worker=worker.hostname)
+        except DatabaseError as exc:  # the leases still run out: the reconciler re-sends
+            self._say(f"could not re-send {worker.hostname}'s chunks now: {exc}")
+            return
+        finally:
+            close_old_connections()
+        if counts["resent"] or counts["failed"]:
+            self._say(
+                f"{worker.hostname}'s chunks: {counts['resent']} re-sent, {counts['failed']} failed"
+            )
 
     def _say(self, message: str) -> None:
         self.stdout.write(f"simulation_workers: {message}")
