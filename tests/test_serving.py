@@ -318,6 +318,28 @@ def test_make_run_serves_collected_static_files_gzipped(make_run_web, transactio
     assert make_run_web.get("/favicon.ico")[0] == 200
 
 
+def test_make_run_gzips_pages_and_links_hashed_stylesheets_kept_for_a_year(
+    make_run_web, transactional_db, catalogue
+):
+    status, headers, body = make_run_web.get("/cards/", **{"Accept-Encoding": "gzip"})
+    assert status == 200 and headers["Content-Encoding"] == "gzip"
+    page = gzip.decompress(body).decode()
+    assert "Vary" in headers and "Accept-Encoding" in headers["Vary"]
+    # Its stylesheets under content-hashed names, served as long-lived and immutable...
+    sheets = re.findall(r'<link rel="stylesheet" href="(/static/[^"]+)"', page)
+    assert sheets and all(re.search(r"\.[0-9a-f]{12}\.css$", sheet) for sheet in sheets)
+    for sheet in sheets:
+        status, headers, _ = make_run_web.get(sheet)
+        assert status == 200 and "immutable" in headers["Cache-Control"], sheet
+        assert "max-age=315360000" in headers["Cache-Control"]
+    # ... while a plain name, which nothing links, is revalidated within a minute.
+    assert make_run_web.get("/static/drifter/site.css")[1]["Cache-Control"] == "max-age=60, public"
+    # A client that does not accept gzip gets the page as it is.
+    status, headers, plain = make_run_web.get("/cards/")
+    assert status == 200 and "Content-Encoding" not in headers
+    assert plain.startswith(b"<!doctype html>") and len(plain) > 3 * len(body)
+
+
 def test_make_run_serves_the_swagger_ui_with_its_assets(make_run_web, transactional_db):
     status, _, body = make_run_web.get("/api/docs/")
 
