@@ -9,7 +9,7 @@ PORT ?= 8000
 export PYTHONDONTWRITEBYTECODE := 1
 
 
-.PHONY: run dev setup install engine test test-slow test-fast lint schema check bench browser clean help
+.PHONY: run dev setup install engine test test-slow test-engine test-fast lint schema check bench browser clean help
 
 help:
 	@echo "make run    - set up and serve as production does (uvicorn, DEBUG off) on 127.0.0.1:$(PORT), plus a Celery worker"
@@ -84,6 +84,11 @@ test: install browser
 # The long fuzz runs (schemathesis over every deck, pool and draft operation): on demand.
 test-slow: install
 	CELERY_FS_BROKER_DIR=$(CURDIR)/var/test-broker $(BIN)/pytest -q -m slow
+
+# The engine's own tests (every game, its bots, the records): `DRIFTER_PURE_ENGINE=1 make
+# test-engine` runs them on the pure-Python build, as CI does after the two whole-suite runs.
+test-engine: install
+	CELERY_FS_BROKER_DIR=$(CURDIR)/var/test-broker $(BIN)/pytest -q -n $(TEST_PROCESSES) --dist loadgroup -m "not slow" tests/simulator/engine
 
 test-fast: install
 	$(BIN)/pytest -q -m "not e2e and not slow and not worker"

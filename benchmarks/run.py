@@ -14,6 +14,7 @@ ORDER = [
     "decks.py",
     "collections.py",
     "simulations.py",
+    "recovery.py",
     "polling.py",
     "table.py",
     "doctor.py",

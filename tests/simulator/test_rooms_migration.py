@@ -35,6 +35,7 @@ ROOMS = {
 # models wrote reads whole with NULL there: (column, type, null) by model.
 ADDED = {
     "simulationrun": [("checks_id", "ForeignKey", True)],  # 0008: a check's run
+    "simulationchunk": [("lease_until", "DateTimeField", True)],  # 0011: a playing chunk's lease
     "doctorrun": [("bot_budget", "PositiveIntegerField", True)],  # 0009: the deck's bot's budget
     # 0010: tables people share; the columns that are not nullable have a database default,
     # which a row written by the old models gets (TABLE_DEFAULTS).

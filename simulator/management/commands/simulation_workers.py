@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from celery.utils.nodenames import host_format
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import DatabaseError, close_old_connections
+from django.db import DatabaseError, close_old_connections, connection
 
 from simulator.runs import services
 
@@ -133,7 +133,7 @@ class Command(BaseCommand):
             worker.restart_at = now + worker.delay
             self._say(f"{worker.hostname} {how}; starting it again in {worker.delay:g} s")
             self._release(worker)
-        if now >= worker.restart_at:
+        elif now >= worker.restart_at:
             worker.restart_at = 0.0
             worker.start()
             pid = worker.proc.pid if worker.proc is not None else "?"
@@ -141,13 +141,13 @@ class Command(BaseCommand):
 
     def _release(self, worker: Worker) -> None:
         """Re-send at once what the dead worker was playing (instead of after its lease)."""
+        if not connection.in_atomic_block:  # (a test's transaction)
+            close_old_connections()  # a death is rare: never reuse a connection gone stale
         try:
             counts = services.chunks_of_lost_worker(worker=worker.hostname)
         except DatabaseError as exc:  # the leases still run out: the reconciler re-sends
             self._say(f"could not re-send {worker.hostname}'s chunks now: {exc}")
             return
-        finally:
-            close_old_connections()
         if counts["resent"] or counts["failed"]:
             self._say(
                 f"{worker.hostname}'s chunks: {counts['resent']} re-sent, {counts['failed']} failed"
