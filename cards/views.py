@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.http import HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_vary_headers
+from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET
 
 from cards import images, panels, selectors
@@ -67,30 +69,61 @@ def chip_detail(request, code: str):
     return render(request, "cards/chip_detail.html", {"chip": chip})
 
 
-def _png(request, etag: str, render_bytes) -> HttpResponse:
-    quoted = f'"{etag}"'
-    if request.headers.get("If-None-Match") == quoted:
-        return HttpResponseNotModified()
-    response = HttpResponse(render_bytes(), content_type="image/png")
+def accepts_webp(request) -> bool:
+    """Whether the client prefers WebP to PNG (Accept names image/webp, as browsers that show
+    it do); a bare */* (curl, most API clients) or no Accept keeps getting PNG."""
+    return request.get_preferred_type(["image/png", "image/webp"]) == "image/webp"
+
+
+def _image(request, etag: str, png, webp) -> HttpResponse:
+    """A picture at its .png address: WebP to a client that accepts it, PNG otherwise, with
+    `Vary: Accept` so that caches keep the two apart. Each has its own ETag, and a client
+    holding the one it would get is answered 304 (a weak match counts: GZipMiddleware
+    weakens the ETag of what it compresses)."""
+    as_webp = accepts_webp(request)
+    quoted = f'"{images.webp_etag(etag)}"' if as_webp else f'"{etag}"'
+    held = parse_etags(request.headers.get("If-None-Match", ""))
+    if "*" in held or quoted in (tag.removeprefix("W/") for tag in held):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(
+            webp() if as_webp else png(), content_type="image/webp" if as_webp else "image/png"
+        )
+        response["X-Content-Type-Options"] = "nosniff"
     response["ETag"] = quoted
     response["Cache-Control"] = "public, max-age=86400"
-    response["X-Content-Type-Options"] = "nosniff"
+    patch_vary_headers(response, ["Accept"])
     return response
 
 
 @require_GET
 def card_image(request, code: str, size: str):
     card = get_object_or_404(Card, code=code)
-    return _png(request, images.card_etag(card, size), lambda: images.card_png(card, size))
+    return _image(
+        request,
+        images.card_etag(card, size),
+        lambda: images.card_png(card, size),
+        lambda: images.card_webp(card, size),
+    )
 
 
 @require_GET
 def card_back(request, size: str):
     """The back every card shares (the table shows it for concealed cards)."""
-    return _png(request, images.back_etag(size), lambda: images.back_png(size))
+    return _image(
+        request,
+        images.back_etag(size),
+        lambda: images.back_png(size),
+        lambda: images.back_webp(size),
+    )
 
 
 @require_GET
 def chip_image(request, code: str, side: int):
     chip = get_object_or_404(KickerChip, code=code)
-    return _png(request, images.chip_etag(chip, side), lambda: images.chip_png(chip, side))
+    return _image(
+        request,
+        images.chip_etag(chip, side),
+        lambda: images.chip_png(chip, side),
+        lambda: images.chip_webp(chip, side),
+    )

@@ -82,8 +82,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages and API answers gzipped for a client that accepts it (static files come gzipped
-    # already); Django pads each with random bytes against BREACH, and CSRF tokens are masked.
-    "django.middleware.gzip.GZipMiddleware",
+    # already, pictures compressed); Django pads each with random bytes against BREACH, and
+    # CSRF tokens are masked.
+    "config.compression.GZipText",
     # A NUL in a path or query is a 400 before any view looks a code up with it.
     "config.api.refuse_nul_characters",
     "django.contrib.sessions.middleware.SessionMiddleware",
