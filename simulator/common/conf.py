@@ -24,6 +24,9 @@ DEFAULTS: dict[str, Any] = {
     # Chunks of one run in the broker at once: cancel stops quickly, one run cannot flood it.
     # A run keeps at most this many worker processes busy: scaling out, raise it with them.
     "SIMULATION_DISPATCH_WINDOW": 8,
+    # The worker processes that play runs at once (0: this machine's cores, as `make run`
+    # starts them): a run is cut into a multiple of this many chunks, so that they end together.
+    "SIMULATION_WORKERS": 0,
     # Task starts before a chunk is failed (a chunk that keeps killing its worker).
     "SIMULATION_MAX_ATTEMPTS": 4,
     # Messages sent for one chunk (first send + re-sends) before it is failed.
@@ -61,3 +64,10 @@ def get(name: str) -> Any:
     default = DEFAULTS[name]
     raw = os.environ.get(name)
     return default if raw is None else type(default)(raw)
+
+
+def cores() -> int:
+    """The cores this process may run on (a container's CPU set, not the host's count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1

@@ -26,6 +26,7 @@ from django.db.models import CharField, F, Q, Value
 from django.utils import timezone
 
 from simulator.common import conf
+from simulator.common.conf import cores
 from simulator.engine.core import GameSpec
 from simulator.engine.core.errors import RulesError
 from simulator.games import GameService, service_for
@@ -126,7 +127,10 @@ def _calibrated_cost(key: str, sample: int = 30) -> float | None:
 
 
 def _chunking(games: int, cost_per_game: float, matchups: int) -> tuple[int, int]:
-    """(chunk size in game indices, chunk count): about SIMULATION_CHUNK_SECONDS of work each.
+    """(chunk size in game indices, chunk count): about SIMULATION_CHUNK_SECONDS of work each,
+    and as many chunks as a multiple of the workers that play them at once (`parallelism`),
+    each the same size but the last: otherwise the run ends on one worker playing its last
+    chunk while the others wait (7 chunks on 2 workers left one idle for a seventh of the run).
 
     A chunk plays its indices for every matchup, so one index costs `matchups` games.
     """
@@ -136,7 +140,18 @@ def _chunking(games: int, cost_per_game: float, matchups: int) -> tuple[int, int
     max_chunks = conf.get("SIMULATION_MAX_CHUNKS")
     if -(-games // size) > max_chunks:
         size = -(-games // max_chunks)
+    count = -(-games // size)
+    workers = parallelism()
+    balanced = min(-(-count // workers) * workers, max_chunks, games)
+    size = -(-games // balanced)
     return size, -(-games // size)
+
+
+def parallelism() -> int:
+    """The worker processes that play a run's chunks at once: SIMULATION_WORKERS, else this
+    machine's cores (`make run` starts a worker per core), at most the dispatch window."""
+    workers = conf.get("SIMULATION_WORKERS") or cores()
+    return max(1, min(int(workers), conf.get("SIMULATION_DISPATCH_WINDOW")))
 
 
 @transaction.atomic

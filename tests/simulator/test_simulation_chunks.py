@@ -90,6 +90,7 @@ def test_a_chunk_that_keeps_killing_its_worker_is_failed_not_retried_for_ever(
     user, settings, no_broker, django_capture_on_commit_callbacks
 ):
     settings.SIMULATION_MAX_ATTEMPTS = 2
+    settings.SIMULATION_WORKERS = 1  # the run is one chunk
     with django_capture_on_commit_callbacks(execute=True):
         run = make_run(user, games=20)
     chunk = SimulationChunk.objects.get(run=run, index=0)
@@ -110,6 +111,7 @@ def test_the_reconciler_resends_lost_chunks_then_gives_up(
 ):
     settings.SIMULATION_QUEUED_STALE_SECONDS = 0
     settings.SIMULATION_MAX_SENDS = 3
+    settings.SIMULATION_WORKERS = 1  # the run is one chunk
     with django_capture_on_commit_callbacks(execute=True):
         run = make_run(user, games=20)
     assert len(no_broker) == 1
@@ -254,6 +256,24 @@ def test_chunk_sizes_are_calibrated_from_the_chunks_already_played(user, setting
     second = make_run(user, games=100_000, dispatch=False)
     assert second.plan["cost_key"] == first.plan["cost_key"] == "quickdraw:heuristic+random:2"
     assert second.chunk_size == pytest.approx(estimated / 10, rel=0.05)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3, 8])
+def test_a_run_is_cut_into_a_multiple_of_its_workers_chunks_of_one_size(user, settings, workers):
+    """So that its workers end together: 7 chunks on 2 workers left one idle for a whole chunk
+    at the end (a seventh of the run)."""
+    settings.SIMULATION_WORKERS = workers
+    settings.SIMULATION_CHUNK_SECONDS = 1.0
+    settings.SIMULATION_MAX_ACTIVE_RUNS = 10
+    for games in (1, 5, 997, 10_000, 54_321):
+        run = make_run(user, games=games, dispatch=False)
+        sizes = [c.end - c.start for c in SimulationChunk.objects.filter(run=run)]
+        assert sum(sizes) == games and len(sizes) == run.chunk_count
+        assert run.chunk_count % workers == 0 or run.chunk_count == games < workers
+        assert set(sizes[:-1]) <= {run.chunk_size} and 0 < sizes[-1] <= run.chunk_size
+        # Each worker's share is within one game index of the others'.
+        shares = [sum(sizes[w::workers]) for w in range(workers)]
+        assert max(shares) - min(shares) <= run.chunk_size
 
 
 def test_a_first_run_is_chunked_for_the_engine_build_that_will_play_it(monkeypatch):

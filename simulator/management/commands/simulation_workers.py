@@ -18,7 +18,6 @@ this command exits. Whatever follows `--` is passed to every `celery worker`.
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -30,6 +29,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, close_old_connections, connection
 
+from simulator.common.conf import cores
 from simulator.runs import services
 
 # A worker that lived this long is started again at once, as is one killed by a signal (kill -9,
@@ -38,13 +38,6 @@ from simulator.runs import services
 HEALTHY_SECONDS = 30.0
 KILLED_HEALTHY_SECONDS = 3.0
 MAX_DELAY = 60.0
-
-
-def cores() -> int:
-    """The cores this process may run on (a container's CPU set, not the host's count)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 @dataclass
