@@ -18,6 +18,7 @@ ORDER = [
     "polling.py",
     "table.py",
     "doctor.py",
+    "lighthouse.py",
 ]
 
 if __name__ == "__main__":
