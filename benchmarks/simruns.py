@@ -128,7 +128,7 @@ def play_run(owner, players: list[dict], games: int, seed: int = 1, watch=None):
             run.refresh_from_db()
             if not run.is_active:
                 break
-            time.sleep(0.1)
+            time.sleep(0.02)  # the wall time to within 20 ms
     wall = time.perf_counter() - began
     if run.status != "done":
         sys.exit(f"the run ended {run.status}: {run.error}")

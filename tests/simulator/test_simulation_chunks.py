@@ -356,3 +356,16 @@ def test_a_plan_made_before_versions_were_pinned_plays_with_the_current_catalogu
     run_execute_locally(run=run)
     run.refresh_from_db()
     assert run.status == "done" and run.games_done == 6
+
+
+def test_a_starting_worker_loads_the_catalogue_so_its_first_chunk_does_not(
+    catalogue, django_assert_num_queries
+):
+    from decks import engine_catalogue
+    from simulator.games import service_for
+    from simulator.runs.services import worker_warm
+
+    engine_catalogue._cache.clear()  # a new worker process
+    worker_warm()
+    with django_assert_num_queries(1):  # the version check only: the catalogue is built
+        service_for("drifter").catalogue()
