@@ -9,6 +9,7 @@ locked, so a chunk that runs twice counts once and the run is finished exactly o
 from __future__ import annotations
 
 import copy
+import itertools
 import logging
 import multiprocessing
 import random
@@ -126,11 +127,12 @@ def _calibrated_cost(key: str, sample: int = 30) -> float | None:
     return per_game[len(per_game) // 2]
 
 
-def _chunking(games: int, cost_per_game: float, matchups: int) -> tuple[int, int]:
-    """(chunk size in game indices, chunk count): about SIMULATION_CHUNK_SECONDS of work each,
-    and as many chunks as a multiple of the workers that play them at once (`parallelism`),
-    each the same size but the last: otherwise the run ends on one worker playing its last
-    chunk while the others wait (7 chunks on 2 workers left one idle for a seventh of the run).
+def _chunking(games: int, cost_per_game: float, matchups: int) -> list[tuple[int, int]]:
+    """The chunks' [start, end) game indices: about SIMULATION_CHUNK_SECONDS of work each, as
+    many as a multiple of the workers that play them at once (`parallelism`), so that the
+    workers end together (7 chunks on 2 workers left one idle for a seventh of the run); and
+    the last round of chunks cut in halves, so that a worker whose chunks played slower holds
+    the others up by half a chunk at most.
 
     A chunk plays its indices for every matchup, so one index costs `matchups` games.
     """
@@ -140,11 +142,19 @@ def _chunking(games: int, cost_per_game: float, matchups: int) -> tuple[int, int
     max_chunks = conf.get("SIMULATION_MAX_CHUNKS")
     if -(-games // size) > max_chunks:
         size = -(-games // max_chunks)
-    count = -(-games // size)
     workers = parallelism()
+    count = -(-games // size)
     balanced = min(-(-count // workers) * workers, max_chunks, games)
     size = -(-games // balanced)
-    return size, -(-games // size)
+    bounds = [(start, min(games, start + size)) for start in range(0, games, size)]
+    rounds = len(bounds) // workers
+    if rounds >= 2 and len(bounds) + workers <= max_chunks:
+        tail = bounds[-workers][0]
+        halves = 2 * workers
+        if games - tail >= halves:
+            cuts = [tail + (games - tail) * j // halves for j in range(halves + 1)]
+            bounds = bounds[:-workers] + list(itertools.pairwise(cuts))
+    return bounds
 
 
 def parallelism() -> int:
@@ -209,7 +219,8 @@ def _saved_run(
     `fields` are the run's other columns (kind, format, variants, checks)."""
     games = plan["games"]
     matchups = len(plan["matchups"])
-    chunk_size, chunk_count = _chunking(games, _cost_per_game(plan), matchups)
+    bounds = _chunking(games, _cost_per_game(plan), matchups)
+    chunk_size, chunk_count = bounds[0][1] - bounds[0][0], len(bounds)
     try:
         with transaction.atomic():
             run = Run.objects.create(
@@ -220,7 +231,7 @@ def _saved_run(
     except IntegrityError:
         # The same key raced in from another request: that one's run is the answer.
         return Run.objects.get(owner=owner, idempotency_key=idempotency_key), False
-    _cut_into_chunks(run=run, games=games, chunk_size=chunk_size, chunk_count=chunk_count)
+    _cut_into_chunks(run=run, bounds=bounds)
     if dispatch:
         transaction.on_commit(lambda: run_dispatch(run_id=run.pk))
     return run, True
@@ -333,11 +344,10 @@ def check_games(plan: Plan, *, most: int) -> int:
     return max(1, min(most, max(MIN_CHECK_GAMES, affordable)))
 
 
-def _cut_into_chunks(*, run: SimulationRun, games: int, chunk_size: int, chunk_count: int) -> None:
-    """The run's chunks: game indices `chunk_size` at a time, in one query."""
+def _cut_into_chunks(*, run: SimulationRun, bounds: list[tuple[int, int]]) -> None:
+    """The run's chunks, each its [start, end) of game indices, in one query."""
     Chunk.objects.bulk_create(
-        Chunk(run=run, index=i, start=i * chunk_size, end=min(games, (i + 1) * chunk_size))
-        for i in range(chunk_count)
+        Chunk(run=run, index=i, start=start, end=end) for i, (start, end) in enumerate(bounds)
     )
 
 

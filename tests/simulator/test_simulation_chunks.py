@@ -259,21 +259,33 @@ def test_chunk_sizes_are_calibrated_from_the_chunks_already_played(user, setting
 
 
 @pytest.mark.parametrize("workers", [1, 2, 3, 8])
-def test_a_run_is_cut_into_a_multiple_of_its_workers_chunks_of_one_size(user, settings, workers):
-    """So that its workers end together: 7 chunks on 2 workers left one idle for a whole chunk
-    at the end (a seventh of the run)."""
+def test_a_run_is_cut_so_that_its_workers_finish_together(user, settings, workers):
+    """Rounds of one chunk a worker, of one size, then a last round cut in halves: 7 chunks on
+    2 workers left one idle for a whole chunk at the end (a seventh of the run), and a worker
+    whose chunks played slower holds the others up by half a chunk at most."""
     settings.SIMULATION_WORKERS = workers
     settings.SIMULATION_CHUNK_SECONDS = 1.0
     settings.SIMULATION_MAX_ACTIVE_RUNS = 10
     for games in (1, 5, 997, 10_000, 54_321):
         run = make_run(user, games=games, dispatch=False)
-        sizes = [c.end - c.start for c in SimulationChunk.objects.filter(run=run)]
-        assert sum(sizes) == games and len(sizes) == run.chunk_count
-        assert run.chunk_count % workers == 0 or run.chunk_count == games < workers
-        assert set(sizes[:-1]) <= {run.chunk_size} and 0 < sizes[-1] <= run.chunk_size
-        # Each worker's share is within one game index of the others'.
-        shares = [sum(sizes[w::workers]) for w in range(workers)]
-        assert max(shares) - min(shares) <= run.chunk_size
+        chunks = list(SimulationChunk.objects.filter(run=run).order_by("index"))
+        sizes = [c.end - c.start for c in chunks]
+        assert len(chunks) == run.chunk_count and sum(sizes) == games
+        assert [c.start for c in chunks[1:]] == [c.end for c in chunks[:-1]]  # no gap, no overlap
+        assert chunks[0].start == 0 and sizes[0] == run.chunk_size == max(sizes)
+        assert all(0 < size <= run.chunk_size for size in sizes)
+        if games >= 2 * workers and run.chunk_count > 2 * workers:
+            # whole rounds, then the last round in halves
+            assert run.chunk_count % workers == 0
+            halves = sizes[-2 * workers :]
+            assert max(halves) <= run.chunk_size // 2 + 1 and max(halves) - min(halves) <= 1
+            assert all(s == run.chunk_size for s in sizes[: -2 * workers])
+        # Each worker, taking the next chunk as it finishes one, ends within half a chunk of
+        # the others (chunks playing at an even pace).
+        ends = [0] * workers
+        for size in sizes:
+            ends[ends.index(min(ends))] += size
+        assert max(ends) - min(ends) <= max(1, run.chunk_size // 2 + 1)
 
 
 def test_a_first_run_is_chunked_for_the_engine_build_that_will_play_it(monkeypatch):
