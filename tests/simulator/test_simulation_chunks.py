@@ -3,9 +3,14 @@ once, and `manage.py simulate` playing the very same chunks in-process."""
 
 from __future__ import annotations
 
+import base64
 import io
+import json
+import os
 import time
+import uuid
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -381,3 +386,33 @@ def test_a_starting_worker_loads_the_catalogue_so_its_first_chunk_does_not(
     worker_warm()
     with django_assert_num_queries(1):  # the version check only: the catalogue is built
         service_for("drifter").catalogue()
+
+
+def test_the_embedded_broker_hands_a_runs_chunks_out_in_their_order(
+    user, settings, django_capture_on_commit_callbacks
+):
+    """kombu's filesystem transport orders messages by the millisecond they were written: the
+    chunks a dispatch sends at once must not share one, or the run's last, halved chunks can
+    be played first (and the workers then end apart)."""
+    if not settings.CELERY_BROKER_URL.startswith("filesystem://"):
+        pytest.skip("the embedded broker only")
+    queue = f"order-{uuid.uuid4().hex[:8]}"
+    settings.SIMULATION_QUEUE = queue
+    settings.SIMULATION_CHUNK_SECONDS = 0.0001
+    settings.SIMULATION_DISPATCH_WINDOW = 8
+    settings.SIMULATION_WORKERS = 2
+    with django_capture_on_commit_callbacks(execute=True):
+        run = make_run(user, games=200)
+    folder = Path(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"])
+    files = sorted(f for f in os.listdir(folder) if f.endswith(f".{queue}.msg"))
+    try:
+        sent = []
+        for name in files:
+            message = json.loads((folder / name).read_bytes())
+            args, _kwargs, _embed = json.loads(base64.b64decode(message["body"]))
+            sent.append(args[0])
+    finally:
+        for name in files:
+            (folder / name).unlink()
+    chunks = SimulationChunk.objects.filter(run=run).order_by("index")
+    assert sent == list(chunks.values_list("pk", flat=True)[:8])
