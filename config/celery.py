@@ -8,7 +8,7 @@ reconciles the active simulation runs on a timer of its own (simulator.runs.task
 import os
 
 from celery import Celery
-from celery.signals import worker_init, worker_ready
+from celery.signals import worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -28,12 +28,3 @@ def yield_the_cpu_to_the_web(**kwargs) -> None:
     wanted, current = conf.get("SIMULATION_WORKER_NICE"), os.nice(0)
     if wanted > current:
         os.nice(wanted - current)
-
-
-@worker_ready.connect
-def load_the_catalogue_before_the_first_chunk(**kwargs) -> None:
-    """Each game's card catalogue, loaded once as the worker starts rather than in its first
-    chunk (which would make a run's first chunks about 0.1 s slower on every worker)."""
-    from simulator.runs.services import worker_warm
-
-    worker_warm()

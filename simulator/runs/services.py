@@ -618,7 +618,8 @@ def _claim(chunk_id: int, send_no: int, worker: str) -> SimulationChunk | None:
 def worker_warm() -> None:
     """Load what a worker's first chunk would otherwise load while its run waits: each game's
     current card catalogue (about 0.1 s; cached per process). A worker calls this as it
-    starts (config/celery.py); a database that is not ready yet is left to the first chunk."""
+    starts (simulator/runs/tasks.py, on `worker_ready`); a database that is not ready yet is
+    left to the first chunk."""
     for service in service_specs().values():
         try:
             service.catalogue()

@@ -8,11 +8,12 @@ import logging
 from typing import Any
 
 from celery import bootsteps, shared_task
+from celery.signals import worker_ready
 from django.utils import timezone
 
 from simulator.common import conf
 from simulator.runs.models import WorkerPing
-from simulator.runs.services import chunk_execute, run_reconcile, runs_reconcile_due
+from simulator.runs.services import chunk_execute, run_reconcile, runs_reconcile_due, worker_warm
 
 log = logging.getLogger(__name__)
 
@@ -80,3 +81,10 @@ def reconcile_due() -> None:
         log.exception("reconciling the active simulation runs failed")
     finally:
         close_old_connections()
+
+
+@worker_ready.connect
+def load_the_catalogue_before_the_first_chunk(**kwargs: Any) -> None:
+    """Each game's card catalogue, loaded once as the worker starts rather than in its first
+    chunk (which would make a run's first chunks about 0.1 s slower on every worker)."""
+    worker_warm()
