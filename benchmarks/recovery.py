@@ -21,12 +21,18 @@ import signal
 import sys
 import threading
 import time
-import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.simruns import play_run, prepare, start_workers, stop_workers, wait_until_ready
+from benchmarks.simruns import (
+    bench_settings,
+    play_run,
+    prepare,
+    start_workers,
+    stop_workers,
+    wait_until_ready,
+)
 
 
 def _worker_pids(supervisor: int) -> list[int]:
@@ -62,18 +68,12 @@ def main() -> None:
     args = parser.parse_args()
     tmp = prepare(postgres=args.postgres, name="bench_recovery")
     from django.conf import settings
-    from django.contrib.auth import get_user_model
 
     from simulator.common import conf
     from simulator.models import SimulationChunk
 
-    queue = f"bench-{uuid.uuid4().hex[:8]}"
-    settings.SIMULATION_QUEUE = queue
-    settings.SIMULATION_MAX_GAMES_PER_RUN = max(args.games, 1_000_000)
-    settings.SIMULATION_DISPATCH_WINDOW = 4 * args.workers
-    owner, _ = get_user_model().objects.get_or_create(username="bench")
+    queue, env, owner = bench_settings(args.games, args.workers)
     players = [{"starter": "HSD-S1", "bot": "heuristic"}, {"starter": "HSD-S2", "bot": "heuristic"}]
-    env = {"SIMULATION_DISPATCH_WINDOW": str(4 * args.workers)}
     workers = start_workers("solo", args.workers, queue, tmp, env)
     killed: list[int] = []
     try:

@@ -44,6 +44,24 @@ def prepare(*, postgres: bool, name: str) -> Path:
     return tmp
 
 
+def bench_settings(games: int, workers: int) -> tuple[str, dict[str, str], object]:
+    """This process set up to submit a benchmark's runs to `workers` worker processes: a queue
+    of its own, room for `games`, a dispatch window of 4 chunks a worker and runs cut for that
+    many workers. (queue, the workers' environment, the runs' owner)."""
+    import uuid
+
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+
+    queue = f"bench-{uuid.uuid4().hex[:8]}"
+    settings.SIMULATION_QUEUE = queue
+    settings.SIMULATION_MAX_GAMES_PER_RUN = max(games, 1_000_000)
+    settings.SIMULATION_DISPATCH_WINDOW = 4 * workers
+    settings.SIMULATION_WORKERS = workers
+    owner, _ = get_user_model().objects.get_or_create(username="bench")
+    return queue, {"SIMULATION_DISPATCH_WINDOW": str(4 * workers)}, owner
+
+
 def start_workers(
     layout: str, processes: int, queue: str, logs: Path, env: dict[str, str] | None = None
 ) -> subprocess.Popen:

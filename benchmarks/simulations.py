@@ -19,13 +19,13 @@ import argparse
 import os
 import sys
 import time
-import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.simruns import (
     LAYOUTS,
+    bench_settings,
     play_run,
     prepare,
     start_workers,
@@ -58,21 +58,15 @@ def main() -> None:
     args = parser.parse_args()
     tmp = prepare(postgres=args.postgres, name="bench_simulations")
     from django.conf import settings
-    from django.contrib.auth import get_user_model
 
     from simulator.common import conf
     from simulator.games.runner import play_chunk
     from simulator.models import ChunkResult
 
-    queue = f"bench-{uuid.uuid4().hex[:8]}"
-    settings.SIMULATION_QUEUE = queue
+    queue, worker_env, owner = bench_settings(args.games, args.workers)
     settings.SIMULATION_CHUNK_SECONDS = args.chunk_seconds
-    settings.SIMULATION_MAX_GAMES_PER_RUN = max(args.games, 1_000_000)
-    settings.SIMULATION_DISPATCH_WINDOW = 4 * args.workers
-    worker_env = {"SIMULATION_DISPATCH_WINDOW": str(4 * args.workers)}
     if args.worker_nice is not None:
         worker_env["SIMULATION_WORKER_NICE"] = str(args.worker_nice)
-    owner, _ = get_user_model().objects.get_or_create(username="bench")
     players = [
         {"starter": "HSD-S1", "bot": args.bot},
         {"starter": "HSD-S2", "bot": args.bot},
