@@ -783,21 +783,10 @@ def webp_etag(png_etag: str) -> str:
     return f"{png_etag}-webp{WEBP_QUALITY}"
 
 
-def back_webp(size: str = "full") -> bytes:
-    """The card back as WebP bytes, made from its PNG and cached on disk beside it."""
-    return _cached(webp_etag(back_etag(size)), lambda: _webp(back_png(size)), ext="webp")
-
-
-def card_webp(card: Any, size: str = "full") -> bytes:
-    """The card as WebP bytes, made from its PNG and cached on disk beside it."""
-    key = webp_etag(card_etag(card, size))
-    return _cached(key, lambda: _webp(card_png(card, size)), ext="webp")
-
-
-def chip_webp(chip: Any, side: int) -> bytes:
-    """One side of a kicker chip as WebP bytes, made from its PNG and cached on disk beside it."""
-    key = webp_etag(chip_etag(chip, side))
-    return _cached(key, lambda: _webp(chip_png(chip, side)), ext="webp")
+def webp_of(png_etag: str, png: Callable[[], bytes]) -> bytes:
+    """The picture of the PNG `png_etag` names (`png()` makes it) as WebP bytes, made from the
+    PNG once and cached on disk beside it: a card's, the back's or a chip's."""
+    return _cached(webp_etag(png_etag), lambda: _webp(png()), ext="webp")
 
 
 def _cached(key: str, draw: Callable[[], bytes], ext: str = "png") -> bytes:

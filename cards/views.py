@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import HttpResponse, HttpResponseNotModified
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.cache import patch_vary_headers
-from django.utils.http import parse_etags
+from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from cards import images, panels, selectors
@@ -75,19 +74,18 @@ def accepts_webp(request) -> bool:
     return request.get_preferred_type(["image/png", "image/webp"]) == "image/webp"
 
 
-def _image(request, etag: str, png, webp) -> HttpResponse:
+def _image(request, etag: str, png) -> HttpResponse:
     """A picture at its .png address: WebP to a client that accepts it, PNG otherwise, with
     `Vary: Accept` so that caches keep the two apart. Each has its own ETag, and a client
-    holding the one it would get is answered 304 (a weak match counts: GZipMiddleware
-    weakens the ETag of what it compresses)."""
+    holding the one it would get is answered 304 (Django's conditional check: a weak match
+    counts)."""
     as_webp = accepts_webp(request)
     quoted = f'"{images.webp_etag(etag)}"' if as_webp else f'"{etag}"'
-    held = parse_etags(request.headers.get("If-None-Match", ""))
-    if "*" in held or quoted in (tag.removeprefix("W/") for tag in held):
-        response: HttpResponse = HttpResponseNotModified()
-    else:
+    response = get_conditional_response(request, etag=quoted)
+    if response is None:
         response = HttpResponse(
-            webp() if as_webp else png(), content_type="image/webp" if as_webp else "image/png"
+            images.webp_of(etag, png) if as_webp else png(),
+            content_type="image/webp" if as_webp else "image/png",
         )
         response["X-Content-Type-Options"] = "nosniff"
     response["ETag"] = quoted
@@ -103,7 +101,6 @@ def card_image(request, code: str, size: str):
         request,
         images.card_etag(card, size),
         lambda: images.card_png(card, size),
-        lambda: images.card_webp(card, size),
     )
 
 
@@ -114,7 +111,6 @@ def card_back(request, size: str):
         request,
         images.back_etag(size),
         lambda: images.back_png(size),
-        lambda: images.back_webp(size),
     )
 
 
@@ -125,5 +121,4 @@ def chip_image(request, code: str, side: int):
         request,
         images.chip_etag(chip, side),
         lambda: images.chip_png(chip, side),
-        lambda: images.chip_webp(chip, side),
     )
