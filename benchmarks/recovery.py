@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.simruns import (
     bench_settings,
+    children,
     play_run,
     prepare,
     start_workers,
@@ -35,21 +36,12 @@ from benchmarks.simruns import (
 )
 
 
-def _worker_pids(supervisor: int) -> list[int]:
-    """The supervisor's live `celery worker` children (Linux /proc)."""
-    try:
-        children = Path(f"/proc/{supervisor}/task/{supervisor}/children").read_text().split()
-    except FileNotFoundError:
-        return []
-    return [int(pid) for pid in children]
-
-
 def _killer(supervisor: int, at: list[float], began: list[float], killed: list[int]) -> None:
     """Kill every worker process at each of `at` seconds after the run began."""
     for when in at:
         while time.perf_counter() - began[0] < when:
             time.sleep(0.01)
-        for pid in _worker_pids(supervisor):
+        for pid in children(supervisor) or []:  # its `celery worker` processes
             try:
                 os.kill(pid, signal.SIGKILL)
                 killed.append(pid)

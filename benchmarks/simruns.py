@@ -94,13 +94,20 @@ def stop_workers(proc: subprocess.Popen) -> None:
     proc.log.close()
 
 
+def children(pid: int) -> list[int] | None:
+    """A process's live children (Linux /proc); None if it is gone."""
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+
+
 def tree_pids(pid: int) -> list[int]:
     """A process and its live descendants (Linux /proc)."""
-    try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except (FileNotFoundError, ProcessLookupError):
+    kids = children(pid)
+    if kids is None:
         return []
-    return [pid] + [p for child in children for p in tree_pids(int(child))]
+    return [pid] + [p for child in kids for p in tree_pids(child)]
 
 
 def tree_cpu_seconds(pid: int) -> float:
