@@ -48,8 +48,9 @@ MODULES: dict[str, tuple[str, ...]] = {
         "state",
         "view",
     ),
-    # every game's random bot: compiled, it costs a random-bot shootout no interpreted frame
-    "simulator.engine.core": ("bots",),
+    # every game's random bot, and every game's chance (its shuffles and draws): compiled, a
+    # random-bot shootout and a new game's shuffle run no interpreted frame
+    "simulator.engine.core": ("bots", "chance"),
 }
 
 

@@ -6,6 +6,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
+from simulator.engine.core.chance import below
+
 T = TypeVar("T")
 
 
@@ -24,10 +26,8 @@ class RandomBot:
 
     It draws as `random.Random(seed).randrange(len(legal_actions))` does (every record made
     with that still replays), but without random.py's interpreted frames, which cost a
-    random-bot shootout of the compiled Drifter engine more than a tenth of its time:
-    CPython 3.11's `randrange(n)` for n > 0 is `_randbelow_with_getrandbits(n)`, which draws
-    `n.bit_length()` bits until the number is below n (tests/simulator/engine/test_core.py
-    compares the two)."""
+    random-bot shootout of the compiled Drifter engine more than a tenth of its time
+    (`chance.below`; tests/simulator/engine/test_core.py compares the two)."""
 
     name = "random"
 
@@ -40,9 +40,4 @@ class RandomBot:
         n = len(legal_actions)
         if n == 0:
             raise ValueError("no legal action to choose from")
-        bits = n.bit_length()
-        getrandbits = self._bits
-        r = getrandbits(bits)
-        while r >= n:
-            r = getrandbits(bits)
-        return legal_actions[r]
+        return legal_actions[below(self._bits, n)]

@@ -80,3 +80,41 @@ def test_a_seed_gives_its_own_choices():
 def test_the_random_bot_refuses_an_empty_menu():
     with pytest.raises(ValueError, match="no legal action"):
         RandomBot(1).choose(None, [])
+
+
+@given(
+    seed=st.integers(0, 2**40),
+    draws=st.lists(
+        st.one_of(
+            st.tuples(st.just("shuffle"), st.integers(0, 80)),
+            st.tuples(st.just("roll"), st.integers(-5, 5), st.integers(0, 300)),
+            st.tuples(st.just("pick"), st.integers(1, 300)),
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+)
+def test_recorded_chance_draws_as_the_standard_library_does(seed, draws):
+    """A game's shuffles, rolls and picks are `random.Random(seed)`'s `shuffle`, `randint` and
+    `randrange`, outcome for outcome and state for state, for any mix of them (every saved
+    record and golden digest was made with those)."""
+    chance, reference = RecordedChance(seed, None), random.Random(seed)
+    for draw in draws:
+        if draw[0] == "shuffle":
+            items = list(range(draw[1]))
+            expected = items[:]
+            reference.shuffle(expected)
+            assert chance.shuffle(items, "deck") == expected
+        elif draw[0] == "roll":
+            low, high = draw[1], draw[1] + draw[2]
+            assert chance.randint(low, high, "die") == reference.randint(low, high)
+        else:
+            assert chance.choice_index(draw[1], "coin") == reference.randrange(draw[1])
+    assert chance.rng.getstate() == reference.getstate()
+
+
+def test_recorded_chance_refuses_an_empty_range():
+    with pytest.raises(ValueError, match="empty range"):
+        RecordedChance(1, None).choice_index(0, "coin")
+    with pytest.raises(ValueError, match="empty range"):
+        RecordedChance(1, None).randint(3, 2, "die")
