@@ -42,6 +42,35 @@ def _play(plan: dict, start: int, end: int) -> int:
     return play_chunk(plan, start, end, catalogue=engine_catalogue()).games
 
 
+def _engine_only(plan: dict, games: int) -> float:
+    """Seconds to play the plan's first `games` games as play_chunk plays them (same seeds,
+    seats, bots) with none of its per-game bookkeeping (facts, the matchup and per-card
+    tallies): the engine's share of the in-process loop."""
+    from decks.engine_catalogue import engine_catalogue
+    from simulator.games import service_for
+    from simulator.games.runner import game_seed, rotation
+
+    catalogue = engine_catalogue()
+    game = service_for(plan["game"])
+    rules = game.engine_rules(plan.get("rules") or {})
+    players = plan["players"]
+    seats_of = [game.engine_seat(p) for p in players]
+    began = time.perf_counter()
+    for i in range(games):
+        seed = game_seed(plan["seed"], i)
+        for matchup in plan["matchups"]:
+            entrants = [matchup[pos] for pos in rotation(i, len(matchup))]
+            state = game.new_game([seats_of[e] for e in entrants], rules, seed, False, catalogue)
+            bots = [
+                game.make_bot(players[e]["bot"], s, seed * 16 + s, players[e].get("budget"))
+                for s, e in enumerate(entrants)
+            ]
+            while not state.is_over:
+                p = state.to_act
+                state.apply(bots[p].choose(state.view(p), state.legal_actions()))
+    return time.perf_counter() - began
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000)
@@ -87,6 +116,7 @@ def main() -> None:
     began = time.perf_counter()
     local = play_chunk(run.plan, 0, args.games, catalogue=engine_catalogue())
     loop_wall = time.perf_counter() - began
+    engine_wall = _engine_only(run.plan, args.games)
 
     # The peer: the same games split over bare processes (no broker, no database). Its ratio
     # is the ceiling this machine allows right now (cores shared with other work lower it).
@@ -113,6 +143,11 @@ def main() -> None:
         f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}"
     )
     print(f"in-process loop: {loop_wall:8.2f} s  ({args.games / loop_wall:,.1f} games/s)")
+    print(
+        f"the same games, engine only: {engine_wall:8.2f} s  ({args.games / engine_wall:,.1f} "
+        f"games/s): play_chunk's per-game bookkeeping costs "
+        f"{100 * (loop_wall / engine_wall - 1):.1f}% on top (goal <= 10%)"
+    )
     print(
         f"celery x{args.workers}:        {celery_wall:8.2f} s  ({args.games / celery_wall:,.1f} "
         f"games/s), {chunks} chunks of {run.chunk_size} games"

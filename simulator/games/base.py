@@ -156,8 +156,9 @@ class GameService:
             stakes=[int(s) for s in stakes] if stakes is not None else None,
             turns=final.get("turns"),
             shootouts=final.get("shootouts"),
-            played=[list(codes) for codes in played] if played is not None else None,
-            shootout_log=list(final.get("shootout_log") or []),
+            # final() made these lists for this call: no copy
+            played=played,
+            shootout_log=final.get("shootout_log") or [],
         )
 
     # --- the table's service (simulator/table/services.py): rebuilding a game, its bots -----

@@ -137,8 +137,11 @@ def _record_game(
         if facts.stakes is not None:
             _bump(entry["stakes"], facts.stakes[seat])
         if facts.played is not None:
+            cards = entry["cards"]
             for code in facts.played[seat]:
-                card = entry["cards"].setdefault(code, _empty_card())
+                card = cards.get(code)
+                if card is None:
+                    card = cards[code] = _empty_card()
                 card["games"] += 1
                 card["wins"] += solo_win
     for shootout in facts.shootout_log:
@@ -151,8 +154,11 @@ def _record_game(
             pair[1] += 1
             if seat in shootout["winners"]:
                 pair[0] += 1
+            tally = entry["cards"]
             for code in cards:
-                card = entry["cards"].setdefault(code, _empty_card())
+                card = tally.get(code)
+                if card is None:
+                    card = tally[code] = _empty_card()
                 card["shootouts"] += 1
                 card["chips"] += chips
                 card["chips_sq"] += chips * chips
