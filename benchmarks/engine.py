@@ -1,16 +1,20 @@
-"""Drifter's rules engine against PokerKit, measured in the same run on one core.
+"""Drifter's rules engine against PokerKit and OpenSpiel, measured in the same run on one core.
 
     python benchmarks/engine.py [--quick] [--strength GAMES] [--length GAMES]
 
 Prints, all from this one run (only ratios travel between machines):
 
 - PokerKit heads-up fixed-limit hold'em hands/s (random legal actions, the peer);
+- OpenSpiel 2.0.2's heads-up limit hold'em hands/s (its C++ `universal_poker` driven from
+  Python, random play: benchmarks/openspiel_flhe.py), skipped, saying so, when pyspiel is not
+  installed;
 - Drifter heads-up **shootouts/s**: a shootout is an accepted challenge played from the
   challenge to its showdown (and the reinvest decisions after it), from saved positions, with
   the same kind of bots on both sides (one pair per game, as a batch makes them); the time of
   challenges nobody accepted is not in that figure. Challenges/s counts every challenge,
   refused ones included, over all the time;
-- the ratio shootouts/s : PokerKit hands/s (random bots: the like-for-like figure);
+- the ratios shootouts/s : PokerKit hands/s and shootouts/s : OpenSpiel hands/s (random bots:
+  the like-for-like figures; issue #27's goal is 1.5x OpenSpiel compiled);
 - full games/s and decisions/s for random and heuristic bots (record=False, as batches run),
   and the turn-cap hits among them;
 - `--length N`: N heuristic-vs-heuristic games on the starter decks and N on random legal
@@ -21,7 +25,7 @@ Prints, all from this one run (only ratios travel between machines):
 The engine runs compiled when `make engine` has built it from the current source
 (simulator/engine/compiled.py); the first line says which. When it is compiled, the same
 measurements are then repeated in a second process on the pure-Python source
-(DRIFTER_PURE_ENGINE=1), with its own PokerKit figure, so both builds' ratios are printed.
+(DRIFTER_PURE_ENGINE=1), with its own peer figures, so both builds' ratios are printed.
 """
 
 from __future__ import annotations
@@ -231,29 +235,53 @@ def main() -> None:
 
     from pokerkit_flhe import hands_per_second
 
-    # PokerKit is measured before and after Drifter and its best figure kept, so that a load
-    # passing over the machine while PokerKit runs cannot inflate the ratios.
+    try:
+        from openspiel_flhe import hands_per_second as openspiel_hands_per_second
+    except ImportError as error:
+        openspiel_hands_per_second = None
+        print(f"OpenSpiel not measured: {error} (pip install open_spiel==2.0.2)")
+
+    def openspiel() -> list[float]:
+        if openspiel_hands_per_second is None:
+            return []
+        return [openspiel_hands_per_second(int(20_000 * scale))[0]]
+
+    # The peers are measured before and after Drifter and their best figures kept, so that a
+    # load passing over the machine while a peer runs cannot inflate the ratios.
     poker = [hands_per_second(int(3000 * scale))[0] for _ in range(3)]
+    spiel = openspiel() + openspiel() + openspiel()
     rows = []
     for name, kind in (("random-legal", RandomBot), ("heuristic", HeuristicBot)):
         rows.append(
             (
                 name,
+                kind,
                 shootouts_per_second(kind, int(2000 * scale)),
                 games_per_second(kind, int(300 * scale)),
             )
         )
     poker += [hands_per_second(int(3000 * scale))[0] for _ in range(2)]
+    spiel += openspiel() + openspiel()
     poker_hps = max(poker)
     print(
         f"PokerKit heads-up fixed-limit hold'em (random legal actions): {poker_hps:,.0f} hands/s"
         f" (best of {len(poker)}, before and after; worst {min(poker):,.0f})"
     )
-    for name, (sps, cps, share), (gps, dps, caps, turns) in rows:
+    spiel_hps = max(spiel, default=0.0)
+    compiled = build.startswith("compiled")  # issue #27's goal is the compiled build's
+    if spiel:
+        print(
+            f"OpenSpiel heads-up limit hold'em (universal_poker from Python, random play):"
+            f" {spiel_hps:,.0f} hands/s (best of {len(spiel)}, before and after;"
+            f" worst {min(spiel):,.0f})"
+        )
+    for name, kind, (sps, cps, share), (gps, dps, caps, turns) in rows:
         print(f"Drifter, {name} bots:")
         print(
             f"  shootouts (accepted challenge -> showdown): {sps:,.0f}/s"
             f"   ratio to PokerKit hands/s: {sps / poker_hps:.1f}x"
+            + (f"   to OpenSpiel hands/s: {sps / spiel_hps:.2f}x" if spiel else "")
+            + (" (goal >= 1.5x, random bots)" if spiel and kind is RandomBot and compiled else "")
         )
         print(
             f"  challenges, refused ones included ({share:.0%} accepted): {cps:,.0f}/s"

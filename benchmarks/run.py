@@ -9,6 +9,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ORDER = [
     "engine.py",
+    "ab.py",
     "games.py",
     "catalogue.py",
     "decks.py",
