@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-import choix
 import numpy as np
 
 BOOTSTRAP = 1000
@@ -74,6 +73,10 @@ def _wins_matrix(n: int, pairs: Sequence[tuple[Any, ...]]) -> np.ndarray:
 
 def _strengths(m: np.ndarray) -> np.ndarray:
     """Bradley–Terry log-strengths, centred on their mean."""
+    # choix brings scipy.stats (0.65 s): imported when a ladder is rated, not by every worker
+    # and web process as it starts (the runs' followers import this module)
+    import choix
+
     params = choix.ilsr_pairwise_dense(m, max_iter=MAX_ITER)
     return np.asarray(params) - np.mean(params)
 
