@@ -48,9 +48,9 @@ MODULES: dict[str, tuple[str, ...]] = {
         "state",
         "view",
     ),
-    # every game's random bot, and every game's chance (its shuffles and draws): compiled, a
-    # random-bot shootout and a new game's shuffle run no interpreted frame
-    "simulator.engine.core": ("bots", "chance"),
+    # every game's random bot, and the draws of every game's chance (its shuffles): compiled,
+    # a random-bot shootout and a new game's shuffle run no interpreted frame
+    "simulator.engine.core": ("bots", "draws"),
 }
 
 

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from simulator.engine.core.chance import below
+from simulator.engine.core.draws import below
 
 T = TypeVar("T")
 
@@ -27,7 +27,7 @@ class RandomBot:
     It draws as `random.Random(seed).randrange(len(legal_actions))` does (every record made
     with that still replays), but without random.py's interpreted frames, which cost a
     random-bot shootout of the compiled Drifter engine more than a tenth of its time
-    (`chance.below`; tests/simulator/engine/test_core.py compares the two)."""
+    (`draws.below`; tests/simulator/engine/test_core.py compares the two)."""
 
     name = "random"
 

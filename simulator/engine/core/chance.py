@@ -10,26 +10,13 @@ record replays identically in any process under any PYTHONHASHSEED.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
+from simulator.engine.core.draws import below, shuffled_order
 from simulator.engine.core.errors import RecordError
 
 T = TypeVar("T")
-
-
-def below(getrandbits: Callable[[int], int], n: int) -> int:
-    """A number from 0 to n - 1 (n >= 1) as `random.Random(seed)` draws it, from its
-    `getrandbits`: CPython 3.11's `_randbelow_with_getrandbits(n)`, which `randrange(n)`,
-    `randint` and `shuffle` use, draws `n.bit_length()` bits until the number is below n.
-    Written out so that the compiled build draws with no interpreted frame (random.py's are
-    most of a new game's shuffle); tests/simulator/engine/test_core.py holds every draw, shuffle
-    and roll to the standard library's."""
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
 
 
 class Chance(Protocol):
@@ -53,22 +40,17 @@ class RecordedChance:
     will never be replayed).
     """
 
-    __slots__ = ("_bits", "log", "rng")
+    __slots__ = ("log", "rng")
 
     def __init__(self, seed: int, log: list | None) -> None:
         self.rng = random.Random(seed)
         self.log = log
-        self._bits: Callable[[int], int] = self.rng.getrandbits  # looked up once
 
     def _below(self, n: int) -> int:
-        return below(self._bits, n)
+        return below(self.rng.getrandbits, n)
 
     def shuffle(self, items: Sequence[T], label: str) -> list[T]:
-        # random.Random.shuffle's Fisher-Yates, on the indices
-        order = list(range(len(items)))
-        for i in range(len(order) - 1, 0, -1):
-            j = self._below(i + 1)
-            order[i], order[j] = order[j], order[i]
+        order = shuffled_order(self.rng.getrandbits, len(items))
         if self.log is not None:
             self.log.append(["shuffle", label, order])
         return [items[i] for i in order]

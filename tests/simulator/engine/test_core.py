@@ -1,6 +1,8 @@
 """The shared core: recorded and replayed chance, records with checksums, the registry, the
 random bot."""
 
+import copy
+import pickle
 import random
 
 import pytest
@@ -118,3 +120,16 @@ def test_recorded_chance_refuses_an_empty_range():
         RecordedChance(1, None).choice_index(0, "coin")
     with pytest.raises(ValueError, match="empty range"):
         RecordedChance(1, None).randint(3, 2, "die")
+
+
+def test_chance_copies_and_pickles_mid_game():
+    """A game's chance copies (a what-if, a search's determinization copy the state holding it)
+    and pickles, and the copy draws on from where the original stood, in either build."""
+    live = RecordedChance(11, [])
+    live.shuffle(list(range(9)), "deck")
+    for twin in (copy.deepcopy(live), pickle.loads(pickle.dumps(live))):
+        assert twin.log == live.log and twin.log is not live.log
+        assert twin.choice_index(1000, "x") == copy.deepcopy(live).choice_index(1000, "x")
+    replay = ReplayChance([["pick", "x", 3], ["roll", "die", 2]])
+    replay.choice_index(5, "x")
+    assert copy.deepcopy(replay).randint(1, 6, "die") == 2
