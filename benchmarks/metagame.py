@@ -1,0 +1,274 @@
+"""The metagame lab's sampler against spreading the games evenly (issue #28).
+
+    python benchmarks/metagame.py [--seeds 50] [--quick] [--jobs 2] [--budget 200000]
+
+Synthetic fields of ten decks whose true win chances are known (no Django, no engine: a game
+is a coin flip with the pair's true chance):
+
+- "a few strong": three decks stronger than the rest (logistic in strength differences, with
+  matchup noise), picked so that the best deck leads by 1.5 to 2.5 points of expected win
+  rate and the equilibrium mixes three decks or more, each at 10% or more;
+- "rock-paper-scissors": decks 0 → 1 → 2 → 0 each win 60% of their cycle's matchup and beat
+  the other seven, which are level among themselves up to noise;
+- "a clear best": deck 0 wins about 62% against every other deck (a lead of 5 points or
+  more).
+
+Each field's shares are drawn once (Dirichlet), and its field seed is the first (from 0) that
+meets its description, so that every question has an answer some number of games can find.
+For each field, question ("best": the best deck against the field, "support": the decks of the
+equilibrium mix) and seed, `run_adaptive` runs twice at confidence 0.95 on the same budget,
+rounds (250 games, or a tenth of the games so far when that is more) and seed: the adaptive
+sampler, and the same stopping rule with the games spread evenly. A run that runs out of
+budget counts its whole budget in the medians. Printed per field and question: the median
+games to stop (adaptive, even, their ratio), how often each ran out of budget, and the error
+rate of the runs the rule stopped (answer ≠ the truth of the true matrix), then the error
+rates pooled with exact intervals, against the stated 5%. Figures and dates belong in
+docs/metagame.md, not here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import sys
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from statistics import median
+
+import numpy as np
+from scipy.stats import binomtest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from simulator.metagame.analysis import Equilibrium, nash_equilibrium  # noqa: E402
+from simulator.metagame.sampler import run_adaptive  # noqa: E402
+
+DECKS = 10
+CONFIDENCE = 0.95
+ROUND_GAMES = 250
+GROWTH = 0.1
+TARGETS = ("best", "support")
+STRATEGIES = ("adaptive", "even")
+
+
+@dataclass(frozen=True)
+class Field:
+    """A field with its true win chances, its shares and the true answers."""
+
+    name: str
+    chances: np.ndarray
+    shares: np.ndarray
+    seed: int
+
+    @property
+    def best(self) -> int:
+        return int(np.argmax(self.chances @ self.shares))
+
+    @property
+    def lead(self) -> float:
+        """The best deck's lead in expected win rate over the second."""
+        e = np.sort(self.chances @ self.shares)
+        return float(e[-1] - e[-2])
+
+    @property
+    def equilibrium(self) -> Equilibrium:
+        return nash_equilibrium(self.chances)
+
+    @property
+    def margin(self) -> float:
+        """How far the decks outside the support are from joining it (their least loss
+        against the mix), or 1 when every deck is in it."""
+        eq = self.equilibrium
+        edge = np.array(eq.weights) @ (self.chances - 0.5)
+        outside = [j for j in range(len(edge)) if j not in eq.support]
+        return float(edge[outside].min()) if outside else 1.0
+
+    def truth(self, target: str) -> int | list[int]:
+        return self.best if target == "best" else list(self.equilibrium.support)
+
+
+def _noise(rng: np.random.Generator, sd: float) -> np.ndarray:
+    """Antisymmetric matchup noise on the logit scale."""
+    e = np.triu(rng.normal(0, sd, (DECKS, DECKS)), 1)
+    return e - e.T
+
+
+def _chances(logit: np.ndarray) -> np.ndarray:
+    p = 1 / (1 + np.exp(-logit))
+    np.fill_diagonal(p, 0.5)
+    return p
+
+
+def few_strong(rng: np.random.Generator) -> np.ndarray:
+    strength = rng.normal(0, 0.2, DECKS)
+    strength[:3] += 0.3
+    return _chances(strength[:, None] - strength[None, :] + _noise(rng, 0.25))
+
+
+def rock_paper_scissors(rng: np.random.Generator) -> np.ndarray:
+    logit = _noise(rng, 0.15)
+    logit[:3, 3:] += 0.3  # the cycle's decks beat the rest (about 57%)
+    logit[3:, :3] -= 0.3
+    for a, b in ((0, 1), (1, 2), (2, 0)):
+        logit[a, b], logit[b, a] = 0.405, -0.405  # 60%
+    return _chances(logit)
+
+
+def clear_best(rng: np.random.Generator) -> np.ndarray:
+    logit = _noise(rng, 0.25)
+    logit[0, 1:] = 0.5 + rng.normal(0, 0.05, DECKS - 1)
+    logit[1:, 0] = -logit[0, 1:]
+    return _chances(logit)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How a kind of field is drawn and what it must look like: the best deck's lead (points
+    of expected win rate, low and high) and whether its equilibrium mixes three decks or more.
+    Every kind's equilibrium decks hold 10% or more and its outsiders lose 1.5 points or more
+    against the mix, so that every question has an answer some number of games can find."""
+
+    build: Callable[[np.random.Generator], np.ndarray]
+    lead: tuple[float, float]
+    mixed: bool
+
+    def fits(self, field: Field) -> bool:
+        eq = field.equilibrium
+        weights = [eq.weights[d] for d in eq.support]
+        low, high = self.lead
+        return (
+            low <= field.lead <= high
+            and min(weights) >= 0.1
+            and field.margin >= 0.015
+            and (len(eq.support) >= 3) == self.mixed
+        )
+
+
+KINDS = {
+    "a few strong": Kind(few_strong, (0.015, 0.025), mixed=True),
+    "rock-paper-scissors": Kind(rock_paper_scissors, (0.015, 0.05), mixed=True),
+    "a clear best": Kind(clear_best, (0.05, 1.0), mixed=False),
+}
+
+
+@functools.cache
+def make_field(name: str) -> Field:
+    """The first field (field seed 0, 1, ...) of the kind that fits its description."""
+    kind = KINDS[name]
+    for seed in range(10_000):
+        rng = np.random.default_rng(seed)
+        chances = kind.build(rng)
+        field = Field(name, chances, rng.dirichlet(2 * np.ones(DECKS)), seed)
+        if kind.fits(field):
+            return field
+    raise SystemExit(f"no field fits {name}")
+
+
+def one(task: tuple[str, str, str, int, int]) -> tuple[str, str, str, int, str, bool]:
+    """One question answered once: (field, target, strategy, games used, stopped by, right)."""
+    name, target, strategy, seed, budget = task
+    field = make_field(name)
+    coin = np.random.default_rng([seed, 1])
+
+    def play(i: int, j: int, k: int) -> float:
+        return float(coin.binomial(k, field.chances[i, j]))
+
+    run = run_adaptive(
+        play,
+        DECKS,
+        field.shares,
+        target=target,  # type: ignore[arg-type]
+        confidence=CONFIDENCE,
+        budget=budget,
+        round_games=ROUND_GAMES,
+        seed=seed,
+        strategy=strategy,  # type: ignore[arg-type]
+        growth=GROWTH,
+    )
+    return name, target, strategy, run.games_used, run.stopped_by, run.answer == field.truth(target)
+
+
+def describe(field: Field) -> str:
+    eq = field.equilibrium
+    mix = ", ".join(f"{d}: {eq.weights[d]:.2f}" for d in eq.support)
+    return (
+        f"{field.name} (field seed {field.seed}): best deck {field.best}, lead "
+        f"{100 * field.lead:.1f} points; equilibrium {{{mix}}}, outsiders at least "
+        f"{100 * field.margin:.1f} points behind it"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, default=50)
+    parser.add_argument("--quick", action="store_true", help="5 seeds: a smoke run")
+    parser.add_argument("--budget", type=int, default=200_000, help="games a question may use")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    seeds = 5 if args.quick else args.seeds
+    for name in KINDS:
+        print(describe(make_field(name)))
+    tasks = [
+        (name, target, strategy, seed, args.budget)
+        for name in KINDS
+        for target in TARGETS
+        for seed in range(seeds)
+        for strategy in STRATEGIES
+    ]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(one, tasks, chunksize=2))
+    print(
+        f"\n{seeds} seeds, budget {args.budget:,} games, rounds of {ROUND_GAMES:,} games "
+        "or a tenth of those so far"
+    )
+    print(
+        "| field | question | median games: adaptive | even | ratio | out of budget: "
+        "adaptive | even | wrong when the rule stopped: adaptive | even |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name in KINDS:
+        for target in TARGETS:
+            print(_row(name, target, [r for r in results if r[:2] == (name, target)]))
+    print("\nWrong answers among the runs the rule stopped, every field (95% Clopper-Pearson):")
+    for target in TARGETS:
+        for strategy in STRATEGIES:
+            stopped = [r for r in results if r[1:3] == (target, strategy) and r[4] == "rule"]
+            print(f"  {target}, {strategy}: {_error_rate(stopped)}")
+    print(f"  all: {_error_rate([r for r in results if r[4] == 'rule'])} (stated: 5%)")
+
+
+def _error_rate(stopped: list[tuple[str, str, str, int, str, bool]]) -> str:
+    """The share of wrong answers with its exact binomial interval."""
+    if not stopped:
+        return "no run stopped"
+    wrong = sum(not r[5] for r in stopped)
+    low, high = binomtest(wrong, len(stopped)).proportion_ci(0.95)
+    return (
+        f"{wrong}/{len(stopped)} = {100 * wrong / len(stopped):.1f}% "
+        f"({100 * low:.1f}% to {100 * high:.1f}%)"
+    )
+
+
+def _row(name: str, target: str, rows: list[tuple[str, str, str, int, str, bool]]) -> str:
+    """One line of the table: the two strategies side by side."""
+    cells: dict[str, tuple[float, str, str]] = {}
+    for strategy in STRATEGIES:
+        mine = [r for r in rows if r[2] == strategy]
+        stopped = [r for r in mine if r[4] == "rule"]
+        wrong = sum(not r[5] for r in stopped)
+        rate = f"{wrong}/{len(stopped)} ({100 * wrong / len(stopped):.0f}%)" if stopped else "–"
+        budget = f"{len(mine) - len(stopped)}/{len(mine)}"
+        cells[strategy] = (median(r[3] for r in mine), budget, rate)
+    a, e = cells["adaptive"], cells["even"]
+    return (
+        f"| {name} | {target} | {a[0]:,.0f} | {e[0]:,.0f} | {a[0] / e[0]:.2f} | {a[1]} | {e[1]} "
+        f"| {a[2]} | {e[2]} |"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The metagame lab's numerical core: its analysis and its sampler (docs/metagame.md)."""

@@ -1,0 +1,198 @@
+"""The metagame lab's sampler (simulator/metagame/sampler.py): where a round's games go, when
+it stops, and a question driven to its end on planted fields."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulator.metagame.sampler import (
+    FLOOR,
+    MIRROR,
+    even_round,
+    plan_round,
+    run_adaptive,
+    spread,
+)
+
+CLEAR_BEST = np.array(
+    [
+        [0.5, 0.75, 0.7, 0.8, 0.72],
+        [0.25, 0.5, 0.55, 0.45, 0.5],
+        [0.3, 0.45, 0.5, 0.52, 0.48],
+        [0.2, 0.55, 0.48, 0.5, 0.53],
+        [0.28, 0.5, 0.52, 0.47, 0.5],
+    ]
+)
+RPS = np.array(
+    [
+        [0.5, 0.65, 0.35, 0.7],
+        [0.35, 0.5, 0.65, 0.7],
+        [0.65, 0.35, 0.5, 0.7],
+        [0.3, 0.3, 0.3, 0.5],
+    ]
+)
+
+
+def planted(chances: np.ndarray, games: int) -> tuple[np.ndarray, np.ndarray]:
+    """Counts with every pair at `games` games and exactly its true share of wins."""
+    g = np.full(chances.shape, games)
+    np.fill_diagonal(g, 0)
+    return chances * g, g
+
+
+def coin(chances: np.ndarray, seed: int):
+    """A synthetic oracle: each game a coin flip with the pair's true chance."""
+    rng = np.random.default_rng(seed)
+    return lambda i, j, k: float(rng.binomial(k, chances[i, j]))
+
+
+def upper_sum(allocation) -> int:
+    a = np.asarray(allocation)
+    return int(np.triu(a, 1).sum())
+
+
+# --- a round's games ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", ["best", "support"])
+@pytest.mark.parametrize("games", [0, 7, 40])
+def test_a_round_spends_exactly_its_games_on_pairs_only_and_symmetrically(target, games):
+    rng = np.random.default_rng(games)
+    chances = np.triu(rng.uniform(0.3, 0.7, (6, 6)), 1)
+    chances = chances + np.tril(1 - chances.T, -1)
+    np.fill_diagonal(chances, 0.5)
+    w, g = planted(chances, games)
+    plan = plan_round(w, g, [3, 1, 2, 1, 1, 2], target=target, round_games=997, seed=1)
+    a = np.asarray(plan.allocation)
+    assert not plan.stop
+    assert upper_sum(a) == 997
+    assert (np.diag(a) == 0).all() and (a == a.T).all() and (a >= 0).all()
+    assert all(plan.reasons[i][i] == MIRROR for i in range(6))
+    assert all(plan.reasons[i][j] for i in range(6) for j in range(6))
+
+
+def test_the_two_leading_decks_get_the_most_games_and_hopeless_pairs_none():
+    chances = np.full((5, 5), 0.5)
+    chances[0, 2:] = chances[1, 2:] = 0.75  # decks 0 and 1 level at the top
+    chances[2:, 0] = chances[2:, 1] = 0.25
+    w, g = planted(chances, 200)
+    plan = plan_round(w, g, [1, 1, 1, 1, 1], target="best", round_games=1000, seed=3)
+    a = np.asarray(plan.allocation)
+    assert plan.reasons[0][1] == "decides between the two leading decks"
+    assert a[0, 1] == a.max()
+    assert a[2, 3] == a[2, 4] == a[3, 4] == 0
+    assert plan.reasons[2][3] == "nobody in contention plays this pair"
+
+
+def test_a_weak_deck_nobody_plays_gets_no_games_when_best_is_asked():
+    chances = np.full((4, 4), 0.5)
+    chances[3, :3], chances[:3, 3] = 0.2, 0.8
+    w, g = planted(chances, 50)
+    g[:3, 3] = g[3, :3] = 400
+    w[:3, 3], w[3, :3] = 320, 80
+    plan = plan_round(w, g, [1, 1, 1, 0], target="best", round_games=600, seed=0)
+    a = np.asarray(plan.allocation)
+    assert plan.chances[3] == 0.0
+    assert (a[:, 3] == 0).all()
+    assert plan.reasons[0][3] == (
+        "nobody in the field plays the other deck, so it cannot change which is best"
+    )
+    assert upper_sum(a) == 600
+
+
+def test_an_answered_question_stops_and_plays_nothing():
+    w, g = planted(CLEAR_BEST, 3000)
+    plan = plan_round(w, g, [1] * 5, target="best", round_games=500, seed=0)
+    assert plan.stop and plan.answer == 0 and plan.certainty >= 0.95
+    assert upper_sum(plan.allocation) == 0
+    assert plan.reasons[0][1] == "the best deck is settled: no more games needed"
+
+
+def test_the_same_counts_and_seed_give_the_same_plan():
+    w, g = planted(RPS, 30)
+    first = plan_round(w, g, [1, 2, 3, 4], target="support", round_games=300, seed=5)
+    assert (
+        first.to_json()
+        == plan_round(w, g, [1, 2, 3, 4], target="support", round_games=300, seed=5).to_json()
+    )
+
+
+def test_spread_water_fills_and_leaves_a_pair_without_influence_empty():
+    influence = np.zeros((3, 3))
+    influence[0, 1], influence[0, 2] = 4.0, 1.0
+    a = spread(influence, np.zeros((3, 3)), 1000)
+    floor = FLOOR * 1000 / 2  # each pair with influence gets its share of the floor
+    # Then games + 3 ∝ √(influence · 3): twice the games (plus 3) where the influence is 4 times.
+    assert a[1, 2] == 0
+    assert (a[0, 1] - floor + 3) / (a[0, 2] - floor + 3) == pytest.approx(2.0, rel=0.01)
+    assert upper_sum(a) == 1000
+
+
+def test_even_round_spreads_the_games_evenly_and_the_odd_ones_where_fewest_were_played():
+    assert even_round(np.zeros((4, 4)), 12) == [
+        [0, 2, 2, 2],
+        [2, 0, 2, 2],
+        [2, 2, 0, 2],
+        [2, 2, 2, 0],
+    ]
+    games = np.array([[0, 5, 5], [5, 0, 1], [5, 1, 0]])
+    assert even_round(games, 4) == [[0, 1, 1], [1, 0, 2], [1, 2, 0]]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"target": "worst", "round_games": 10}, "target"),
+        ({"target": "best", "round_games": 0}, "round_games"),
+        ({"target": "best", "round_games": 10, "confidence": 1.0}, "confidence"),
+    ],
+)
+def test_a_bad_question_is_refused(kwargs, message):
+    w, g = planted(RPS, 10)
+    with pytest.raises(ValueError, match=message):
+        plan_round(w, g, [1, 1, 1, 1], seed=0, **kwargs)
+
+
+# --- a question driven to its end -----------------------------------------------------------
+
+
+def test_on_a_clear_best_field_the_sampler_stops_and_names_the_best_deck():
+    run = run_adaptive(
+        coin(CLEAR_BEST, 1), 5, [1, 2, 1, 3, 1], target="best", budget=20_000, round_games=250,
+        seed=1,
+    )  # fmt: skip
+    assert run.stopped_by == "rule"
+    assert run.answer == 0
+    assert run.games_used < 20_000
+    assert run.games_used == upper_sum(run.games)
+    assert run.certainty >= 0.95
+
+
+def test_on_rock_paper_scissors_the_sampler_finds_the_three_decks_of_the_mix():
+    run = run_adaptive(
+        coin(RPS, 2), 4, [1, 1, 1, 1], target="support", budget=20_000, round_games=200, seed=2
+    )
+    assert run.stopped_by == "rule"
+    assert run.answer == [0, 1, 2]
+
+
+def test_the_budget_stops_a_question_too_close_to_call():
+    level = np.full((3, 3), 0.5)
+    run = run_adaptive(
+        coin(level, 3), 3, [1, 1, 1], target="best", budget=700, round_games=300, seed=3,
+        strategy="even",
+    )  # fmt: skip
+    assert run.stopped_by == "budget"
+    assert run.games_used == 700 and upper_sum(run.games) == 700
+    assert run.rounds == 3
+
+
+def test_both_strategies_stop_by_the_same_rule_and_even_spreads_evenly():
+    run = run_adaptive(
+        coin(CLEAR_BEST, 4), 5, [1] * 5, target="best", budget=50_000, round_games=100, seed=4,
+        strategy="even",
+    )  # fmt: skip
+    played = np.asarray(run.games)[np.triu_indices(5, 1)]
+    assert run.stopped_by == "rule" and run.answer == 0
+    assert played.max() - played.min() <= 1
