@@ -288,6 +288,7 @@ class CostlyWriteThrottle(_SettingsThrottle):
         "api:simulation-list": "simulations",
         "api:draftpod-simulate": "simulations",
         "api:doctor-list": "simulations",
+        "api:field-runs": "simulations",  # GET lists a field's runs: only a POST counts
         "api:game-list": "table_games",
     }
 

@@ -283,6 +283,9 @@ SPECTACULAR_SETTINGS = {
         "DraftStatusEnum": "decks.models.DraftPod.Status",
         "RunKindEnum": "simulator.runs.models.SimulationRun.Kind",
         "RunStatusEnum": "simulator.runs.models.SimulationRun.Status",
+        "FieldTargetEnum": "simulator.metagame.models.Target",
+        # an ability's target, named before the metagame lab's `target` (above) shared the name
+        "TargetEnum": ["all", "chosen_opponent", "opponents", "other_players", "player", "self"],
         "PutIntoPlayEnum": ["dude", "gear"],
         "TableGameStatusEnum": ["waiting", "your_turn", "their_turn", "over"],
     },

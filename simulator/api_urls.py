@@ -7,6 +7,7 @@ from rest_framework.routers import SimpleRouter
 from simulator.doctor.api import DoctorViewSet
 from simulator.drafts.api import DraftSimulateViewSet
 from simulator.ladder.api import BotLadderViewSet
+from simulator.metagame.api import FieldRunViewSet, FieldViewSet
 from simulator.runs.api import SimulationGamesView, SimulationViewSet
 from simulator.table.api import GameViewSet
 
@@ -15,6 +16,8 @@ router.register("simulations", SimulationViewSet, basename="simulation")
 # POST drafts/{id}/simulate/ only: the decks API serves the rest of drafts/ (decks/api/urls.py)
 router.register("games", GameViewSet, basename="game")
 router.register("doctor", DoctorViewSet, basename="doctor")
+router.register("fields", FieldViewSet, basename="field")
+router.register("field-runs", FieldRunViewSet, basename="field-run")
 router.register("drafts", DraftSimulateViewSet, basename="draftpod")
 router.register("bots/ladder", BotLadderViewSet, basename="botladder")
 urlpatterns = [

@@ -5,6 +5,7 @@ room, never from here."""
 
 from simulator.doctor.models import DoctorRun, DoctorStage
 from simulator.ladder.models import BotLadder
+from simulator.metagame.models import Field, FieldRun, FieldStage
 from simulator.runs.models import (
     ChunkResult,
     GameSample,
@@ -19,6 +20,9 @@ __all__ = [
     "ChunkResult",
     "DoctorRun",
     "DoctorStage",
+    "Field",
+    "FieldRun",
+    "FieldStage",
     "GameSample",
     "SimulationChunk",
     "SimulationRun",

@@ -1,0 +1,102 @@
+"""Reads of the metagame lab: fields (your own, and anyone's public ones to read and copy),
+field runs scoped to their owner, and a finished run's export."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from simulator.metagame.models import Field, FieldRun
+
+
+def field_list(*, user, public: bool = False) -> QuerySet[Field]:
+    """`user`'s fields; with `public`, everyone's public fields as well."""
+    mine = Q(owner=user)
+    return Field.objects.filter(mine | Q(public=True) if public else mine).select_related("owner")
+
+
+def field_visible(*, user, pk: Any) -> Field:
+    """A field `user` may read: theirs, or anyone's public one; Http404 otherwise (someone
+    else's private field is as unknown as one that does not exist)."""
+    field = field_list(user=user, public=True).filter(pk=pk).first()
+    if field is None:
+        raise Http404("No such field.")
+    return field
+
+
+def field_get(*, owner, pk: Any) -> Field:
+    """One of `owner`'s fields, to change or run; Http404 for anyone else's (public or not:
+    changes are the owner's only)."""
+    field = field_list(user=owner).filter(pk=pk).first()
+    if field is None:
+        raise Http404("No such field.")
+    return field
+
+
+def field_run_list(*, owner, field: Field | None = None) -> QuerySet[FieldRun]:
+    """`owner`'s field runs (of `field` only, if given), newest first."""
+    runs = FieldRun.objects.filter(owner=owner)
+    if field is not None:
+        runs = runs.filter(field=field)
+    return runs.prefetch_related("stages")
+
+
+def field_run_get(*, owner, pk: Any) -> FieldRun:
+    """One of `owner`'s field runs; Http404 for anyone else's."""
+    field_run = field_run_list(owner=owner).filter(pk=pk).first()
+    if field_run is None:
+        raise Http404("No such field run.")
+    return field_run
+
+
+def field_run_export(field_run: FieldRun) -> dict[str, Any]:
+    """A finished field run's figures: the matrix (each pair's estimate of the row deck's win
+    chance, its interval and games) and each deck's figures against the field (expected win
+    rate, interval, chance of being best, tier)."""
+    result = field_run.result or {}
+    labels = result["decks"]
+    tier_of = {row["deck"]: row for row in result["tiers"]}
+    decks = []
+    for i, row in enumerate(result["expected"]):
+        games = sum(int(g) for g in field_run.counts["games"][i])
+        decks.append(
+            {
+                "deck": labels[i], "share": field_run.entries[i]["share"],
+                "estimate": row["estimate"], "low": row["low"], "high": row["high"],
+                "p_best": row["p_best"], "tier": tier_of[i]["tier"], "rank": tier_of[i]["rank"],
+                "games": games,
+            }
+        )  # fmt: skip
+    matrix = [
+        [{k: cell[k] for k in ("estimate", "low", "high", "games", "mirror")} for cell in row]
+        for row in result["cells"]
+    ]
+    return {
+        "field": field_run.field.name, "format": field_run.format, "target": field_run.target,
+        "confidence": field_run.confidence, "games": field_run.games_spent,
+        "stopped_by": result["stopped_by"], "labels": labels, "matrix": matrix, "decks": decks,
+    }  # fmt: skip
+
+
+CSV_HEADER = ("kind", "deck", "opponent", "estimate", "low", "high", "games", "share", "p_best",
+              "tier")  # fmt: skip
+
+
+def field_run_csv_rows(field_run: FieldRun) -> list[list[Any]]:
+    """The export as CSV rows under CSV_HEADER: a `deck` row per deck (its figures against the
+    field), then a `pair` row per deck and opponent (the row deck's win chance against it)."""
+    export = field_run_export(field_run)
+    labels = export["labels"]
+    rows: list[list[Any]] = [
+        ["deck", d["deck"], "", d["estimate"], d["low"], d["high"], d["games"], d["share"],
+         d["p_best"], d["tier"]]
+        for d in export["decks"]
+    ]  # fmt: skip
+    for i, row in enumerate(export["matrix"]):
+        for j, cell in enumerate(row):
+            if i != j:
+                rows.append(["pair", labels[i], labels[j], cell["estimate"], cell["low"],
+                             cell["high"], cell["games"], "", "", ""])  # fmt: skip
+    return rows

@@ -1,0 +1,253 @@
+"""Field runs (#28) played in-process to their answer: rounds of match runs placed by the
+sampler, counts that add up, the stopping rule and the budget, failures in plain words, the
+reconciler's tick, and the export (formula-safe CSV, JSON)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from cards.models import Card
+from decks.selectors import deck_contents, deck_problems
+from decks.services import deck_update
+from simulator.metagame.models import FieldRun, FieldStage
+from simulator.metagame.services import (
+    field_create,
+    field_run_advance,
+    field_run_advance_for_run,
+    field_run_create,
+    field_run_execute_locally,
+    field_update,
+)
+from simulator.runs.models import SimulationRun
+from simulator.runs.services import (
+    run_cancel,
+    run_create,
+    run_execute_locally,
+    runs_reconcile_due,
+)
+from tests.simulator.metagame.test_fields_api import legal_deck
+
+pytestmark = pytest.mark.django_db
+
+S1, S2 = {"starter": "HSD-S1", "share": 1}, {"starter": "HSD-S2", "share": 1}
+#: Three decks close enough that a confidence of 0.99 is not reached in 600 games (seed 5).
+CLOSE = [S1, S2, {**S2, "bot": "sharp"}]
+#: The random bot's deck loses nearly every game: round 0 settles the best deck.
+CLEAR = [{**S1, "share": 2}, S2, {**S1, "bot": "random"}]
+
+
+def played(owner, *, entries, seed: int = 5, **extra) -> FieldRun:
+    values = {"name": "Saturday night", "bot": "heuristic", "budget": 600, **extra}
+    field = field_create(owner=owner, entries=entries, **values)
+    field_run, _ = field_run_create(field=field, seed=seed)
+    return field_run_execute_locally(field_run=field_run)
+
+
+def assert_counts_add_up(field_run: FieldRun) -> None:
+    """Symmetric games, wins (ties halved) summing to each pair's games, no mirror games, and
+    every game of every stage run counted once."""
+    wins, games = field_run.counts["wins"], field_run.counts["games"]
+    n = len(field_run.entries)
+    for i in range(n):
+        assert games[i][i] == 0 and wins[i][i] == 0
+        for j in range(n):
+            assert games[i][j] == games[j][i]
+            if i != j:
+                assert wins[i][j] + wins[j][i] == games[i][j]
+    runs = SimulationRun.objects.filter(field_stage__field_run=field_run)
+    pairs = sum(games[i][j] for i in range(n) for j in range(i + 1, n))
+    assert field_run.games_spent == sum(r.games_done for r in runs) == pairs
+    assert field_run.games_spent <= field_run.budget
+
+
+def test_a_field_of_three_decks_plays_rounds_to_its_answer(user_client, user, catalogue):
+    field_run = played(user, entries=CLOSE, confidence=0.99)
+    assert field_run.status == "done", field_run.error
+    assert_counts_add_up(field_run)
+    result = field_run.result
+    # Close decks at 0.99: the sampler's rounds spend the whole budget without settling it.
+    assert result["stopped_by"] == "budget" and field_run.games_spent == 600
+    assert result["games"] == 600 and result["rounds"] == field_run.round + 1 > 2
+    assert result["decks"] == ["Boomtown Law", "Frontier Patrol (heuristic)",
+                               "Frontier Patrol (sharp)"]  # fmt: skip
+    assert [t["tier"] for t in result["tiers"]] == sorted(t["tier"] for t in result["tiers"])
+    assert {t["deck"] for t in result["tiers"]} == {0, 1, 2}
+    assert len(result["cells"]) == 3 and all(len(row) == 3 for row in result["cells"])
+    assert result["cells"][0][1]["games"] == field_run.counts["games"][0][1]
+    assert abs(sum(result["nash"]["weights"]) - 1) < 1e-9
+    assert result["verdict"]["target"] == "best" and result["verdict"]["certainty"] < 0.99
+    # Each round's runs are its allocation: round 0 even, a fifth of the budget; the later
+    # rounds where the sampler put them, a pair given no games given no run.
+    assert field_run.rounds[0]["games"] == [[0, 40, 40], [40, 0, 40], [40, 40, 0]]
+    for rnd in field_run.rounds:
+        stages = FieldStage.objects.filter(field_run=field_run, round=rnd["round"])
+        given = {(i, j) for i in range(3) for j in range(i + 1, 3) if rnd["games"][i][j]}
+        assert {(s.i, s.j) for s in stages} == given
+        assert all(s.run.games == rnd["games"][s.i][s.j] for s in stages)
+    assert any(r["games"] != field_run.rounds[1]["games"] for r in field_run.rounds[2:])
+    # A pair's run seats the two decks alternately: each goes first in half of the games.
+    for stage in FieldStage.objects.filter(field_run=field_run):
+        first = stage.run.aggregate["matchups"][0]["positions"][0]
+        assert abs(2 * first["first_games"] - stage.run.games) <= 1
+    answer = user_client.get(f"/api/v1/field-runs/{field_run.pk}/").json()
+    assert answer["status"] == "done" and answer["progress"] == 1.0
+    assert answer["result"]["tiers"] == result["tiers"] and answer["counts"] == field_run.counts
+
+
+def test_a_clear_answer_stops_by_the_rule_before_the_budget(user, catalogue):
+    field_run = played(user, entries=CLEAR, budget=300)
+    assert field_run.status == "done", field_run.error
+    assert_counts_add_up(field_run)
+    result = field_run.result
+    assert result["stopped_by"] == "rule" and field_run.round == 0
+    assert field_run.games_spent == 60 < field_run.budget  # round 0 only: a fifth of 300
+    assert result["verdict"]["answer"] == [0] and result["verdict"]["certainty"] >= 0.95
+    assert result["best_response"]["deck"] == 0 and result["tiers"][0]["deck"] == 0
+    assert result["tiers"][-1]["deck"] == 2  # the random bot's deck, last
+
+
+def test_the_mix_nobody_can_exploit_is_a_question_of_its_own(user, catalogue):
+    field_run = played(user, entries=[S1, S2, {**S1, "bot": "sharp"}], target="support",
+                       confidence=0.99)  # fmt: skip
+    assert field_run.status == "done", field_run.error
+    assert_counts_add_up(field_run)
+    verdict = field_run.result["verdict"]
+    assert verdict["target"] == "support" and field_run.result["stopped_by"] == "rule"
+    assert verdict["answer"] == field_run.result["nash"]["support"]
+
+
+def test_the_same_seed_plays_the_same_field_run(user, catalogue):
+    one = played(user, entries=CLOSE, budget=300, seed=9)
+    two = played(user, entries=CLOSE, budget=300, seed=9)
+    assert one.counts == two.counts and one.rounds == two.rounds
+    assert one.result == two.result
+
+
+def test_a_stage_run_that_does_not_finish_fails_the_field_run(user, catalogue):
+    field = field_create(owner=user, name="F", bot="heuristic", budget=300, entries=CLOSE)
+    field_run, _ = field_run_create(field=field, seed=1)
+    stages = list(field_run.stages.order_by("i", "j"))
+    run_cancel(run=stages[0].run)
+    for stage in stages[1:]:
+        run_execute_locally(run=stage.run)
+    assert field_run_advance(field_run_id=field_run.pk) == 1
+    field_run.refresh_from_db()
+    assert field_run.status == "failed" and field_run.result is None
+    assert field_run.error == (
+        "The games of Boomtown Law against Frontier Patrol (heuristic) did not finish: it was "
+        "cancelled."
+    )
+    assert field_run_advance(field_run_id=field_run.pk) == 0
+
+
+def edit_keeping_it_legal(deck) -> None:
+    """One copy of a common of the deck swapped for a common it lacks: a legal deck still."""
+    cards, _chips = deck_contents(deck)
+    shrink = next(code for code, qty in cards.items() if qty == 3)
+    commons = Card.objects.filter(card_set__code="HSD", rarity="common").exclude(code__in=cards)
+    for grow in commons.values_list("code", flat=True):
+        deck_update(deck=deck, cards={**cards, shrink: 2, grow: 1})
+        if not deck_problems(deck):
+            return
+    raise AssertionError("no common keeps the deck legal")
+
+
+def test_a_deck_edited_while_its_field_run_plays_fails_the_run(user, catalogue):
+    deck = legal_deck(user, "Boomtown copy")
+    entries = [S1, S2, {"deck": deck.pk, "share": 1, "bot": "sharp"}]
+    field = field_create(owner=user, name="F", bot="heuristic", budget=600, confidence=0.999,
+                         entries=entries)  # fmt: skip
+    field_run, _ = field_run_create(field=field, seed=5)
+    for stage in field_run.stages.all():
+        run_execute_locally(run=stage.run)
+    edit_keeping_it_legal(deck)
+    assert field_run_advance(field_run_id=field_run.pk) == 1
+    field_run.refresh_from_db()
+    assert field_run.status == "failed" and field_run.round == 0
+    assert field_run.error == (
+        "Boomtown copy changed while the field run played: start a new run to play the field "
+        "as it is now."
+    )
+    assert not field_run.stages.filter(round=1).exists()
+
+
+def test_editing_the_field_leaves_its_runs_as_they_started(user, catalogue):
+    field = field_create(owner=user, name="F", bot="heuristic", budget=300, entries=CLEAR)
+    field_run, _ = field_run_create(field=field, seed=3)
+    field_update(field=field, entries=[S1, S2], budget=5000, confidence=0.8)
+    field_run = field_run_execute_locally(field_run=field_run)
+    assert field_run.status == "done", field_run.error
+    assert len(field_run.entries) == 3 and field_run.budget == 300
+    assert field_run.confidence == 0.95 and len(field_run.result["decks"]) == 3
+
+
+def test_the_reconciler_tick_advances_a_field_run_whose_hook_was_lost(user, catalogue):
+    field = field_create(owner=user, name="F", bot="heuristic", budget=600, confidence=0.999,
+                         entries=CLOSE)  # fmt: skip
+    field_run, _ = field_run_create(field=field, seed=5)
+    for stage in field_run.stages.all():
+        run_execute_locally(run=stage.run)  # on_commit hooks do not fire in a test
+    field_run.refresh_from_db()
+    assert field_run.round == 0
+    assert runs_reconcile_due()["metagames"] == 1
+    field_run.refresh_from_db()
+    assert field_run.round == 1 and field_run.stages.filter(round=1).exists()
+    assert field_run.status == "running" and field_run.games_spent == 120
+    assert runs_reconcile_due()["metagames"] == 0  # round 1's runs are still to play
+
+
+def test_a_run_that_is_no_field_runs_stage_advances_nothing(user, catalogue):
+    from simulator.runs.services import run_create
+
+    run, _ = run_create(owner=user, game="quickdraw", games=2, seed=1,
+                        players=[{"bot": "random"}, {"bot": "random"}], dispatch=False)  # fmt: skip
+    run_execute_locally(run=run)
+    field_run_advance_for_run(run_id=run.pk)  # nothing to advance, nothing raised
+    assert not FieldRun.objects.exists()
+
+
+def test_the_export_is_formula_safe_csv_or_json(user_client, user, catalogue):
+    sneaky = legal_deck(user, "=cmd()")
+    field_run = played(user, entries=[{"deck": sneaky.pk, "share": 1}, S2], budget=200)
+    assert field_run.status == "done", field_run.error
+    url = f"/api/v1/field-runs/{field_run.pk}/export/"
+    response = user_client.get(url)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    assert response["Content-Disposition"] == 'attachment; filename="saturday-night.csv"'
+    text = b"".join(response.streaming_content).decode()
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["kind", "deck", "opponent", "estimate", "low", "high", "games", "share",
+                       "p_best", "tier"]  # fmt: skip
+    assert [r[:3] for r in rows[1:]] == [
+        ["deck", "'=cmd()", ""], ["deck", "Frontier Patrol", ""],
+        ["pair", "'=cmd()", "Frontier Patrol"], ["pair", "Frontier Patrol", "'=cmd()"],
+    ]  # fmt: skip
+    assert not any(cell.startswith("=") for row in rows for cell in row)
+    games = field_run.counts["games"][0][1]
+    assert rows[3][6] == rows[4][6] == str(games) and rows[1][6] == str(games)
+    assert float(rows[3][3]) + float(rows[4][3]) == pytest.approx(1.0)
+    body = user_client.get(f"{url}?as=json")
+    assert body.status_code == 200 and body["Content-Type"] == "application/json"
+    export = body.json()
+    assert export["labels"] == ["=cmd()", "Frontier Patrol"]  # JSON keeps the name as it is
+    assert export["matrix"][0][0]["mirror"] and export["matrix"][0][1]["games"] == games
+    assert [d["deck"] for d in export["decks"]] == export["labels"]
+    assert export["games"] == field_run.games_spent and export["stopped_by"] in ("rule", "budget")
+
+
+def test_a_field_runs_stages_leave_the_owner_room_for_runs_of_their_own(user, catalogue, settings):
+    """A field run counts as one of the owner's field runs, not as its stage runs: with a field
+    of four decks (six stage runs going) the owner can still start the runs they may have."""
+    settings.SIMULATION_MAX_ACTIVE_RUNS = 2
+    entries = [S1, S2, {**S1, "bot": "random"}, {**S2, "bot": "random"}]
+    field = field_create(owner=user, name="Four", entries=entries, budget=600, bot="heuristic")
+    field_run, _ = field_run_create(field=field, seed=3)
+    assert (
+        SimulationRun.objects.filter(field_stage__field_run=field_run, status="queued").count() == 6
+    )
+    players = [{"starter": "HSD-S1"}, {"starter": "HSD-S2"}]
+    for _ in range(2):
+        run_create(owner=user, game="drifter", players=players, games=10, dispatch=False)
