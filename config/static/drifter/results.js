@@ -1,7 +1,8 @@
 /* The charts of a simulation's results page, drawn with Chart.js (config/static/vendor/chartjs).
  *
  * Each chart is a <canvas data-chart="ID"> next to a <script type="application/json" id="ID">
- * that simulator/charts.py wrote: its kind ("rates", "histogram", "impact"), title, axis
+ * that simulator/charts.py (or a room's pages.py) wrote: its kind ("rates", "histogram",
+ * "impact", "lines"), title, axis
  * titles, numbers and the words of each tooltip. The results arrive by htmx after the page has
  * loaded, so charts are drawn on load and after every htmx swap; a chart inside a closed
  * <details> is drawn the first time it is opened (a hidden canvas has no size to draw at).
@@ -178,7 +179,53 @@
     };
   }
 
-  var KINDS = { rates: ratesChart, histogram: histogramChart, impact: impactChart };
+  // A line for each series over the labels (the metagame lab's shares of the players,
+  // generation by generation): the site's colours, then again dashed, and a legend.
+  var LINE_COLOURS = [SAGE, RUST, SKY, INK, "#a07a1e", "#6b3a5e", "#2e7d74", "#7a6a58"];
+
+  function linesChart(spec, narrow) {
+    var options = base(spec, narrow);
+    options.interaction = { mode: "index", intersect: false };
+    options.plugins.legend = {
+      display: true,
+      position: "bottom",
+      labels: { color: INK, boxWidth: narrow ? 18 : 28, boxHeight: 2 },
+    };
+    options.plugins.tooltip.callbacks = {
+      title: function (items) {
+        return items.length ? spec.x + " " + spec.labels[items[0].dataIndex] : "";
+      },
+      label: function (item) {
+        return spec.series[item.datasetIndex].name + ": " + item.formattedValue + "%";
+      },
+    };
+    // The labels are numbers (generations): a linear axis ticks them evenly, 0, 50, 100...
+    var xs = spec.labels.map(Number);
+    options.scales = {
+      x: { type: "linear", min: xs[0], max: xs[xs.length - 1], title: axisTitle(spec.x),
+           grid: { display: false },
+           ticks: { color: INK, maxRotation: 0, maxTicksLimit: narrow ? 5 : 11, precision: 0 } },
+      y: { min: 0, max: 100, title: axisTitle(spec.y), grid: { color: LINE },
+           ticks: { color: INK, callback: function (v) { return v + "%"; } } },
+    };
+    return {
+      type: "line",
+      data: {
+        datasets: spec.series.map(function (series, i) {
+          var colour = LINE_COLOURS[i % LINE_COLOURS.length];
+          var points = series.values.map(function (v, k) { return { x: xs[k], y: v }; });
+          return { label: series.name, data: points, borderColor: colour,
+                   backgroundColor: colour, borderWidth: 2, pointRadius: 0, pointHitRadius: 6,
+                   borderDash: i >= LINE_COLOURS.length ? [6, 4] : [] };
+        }),
+      },
+      options: options,
+      // The legend takes a line a deck on a phone, a line for about four otherwise.
+      boxHeight: spec.height + 22 * Math.ceil(spec.series.length / (narrow ? 1 : 4)),
+    };
+  }
+
+  var KINDS = { rates: ratesChart, histogram: histogramChart, impact: impactChart, lines: linesChart };
 
   function draw(canvas) {
     if (canvas.dataset.drawn || typeof window.Chart === "undefined") return;
@@ -193,8 +240,11 @@
     var config = make(spec, narrow);
     var rows = config.rows;
     var perRow = config.perRow;
+    var boxHeight = config.boxHeight;
     delete config.rows;
     delete config.perRow;
+    delete config.boxHeight;
+    if (boxHeight) box.style.height = boxHeight + "px";
     if (rows) {
       // Room for every bar and every line of its wrapped name: nothing overlaps or is cut.
       var height = 100;
