@@ -89,6 +89,11 @@ class Deck(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("decks:detail", args=[self.pk])
 
+    def get_public_url(self) -> str:
+        """The deck's public page, by its link's slug: what anyone but its owner may open
+        (its `get_absolute_url` is the owner's page, a 404 for anyone else)."""
+        return reverse("decks:shared", args=[self.slug])
+
     @property
     def format_label(self) -> str:
         """The format by its human name, e.g. "Stud (sealed) + On Your Lonesome"."""

@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db.models import Sum
-from django.urls import reverse
 
 from cards.models import StarterDeck
 from decks.models import Deck
@@ -113,7 +112,7 @@ def entry_words(entry: Mapping[str, Any], viewer: Any) -> dict[str, Any]:
         return {"name": deck.name, "what": "your deck", "link": deck.get_absolute_url()}
     if deck.is_public:  # someone else's deck has its public page, by its link's slug
         what = f"public deck by {deck.owner.username}"
-        return {"name": deck.name, "what": what, "link": reverse("decks:shared", args=[deck.slug])}
+        return {"name": deck.name, "what": what, "link": deck.get_public_url()}
     return {"name": "A private deck of its owner's", "what": "", "link": None}
 
 

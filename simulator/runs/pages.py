@@ -54,12 +54,12 @@ def source_text(source: str | None, owner: Any) -> tuple[str, str | None]:
     if kind == "draft":
         return "a bot's deck from a draft", None
     if kind == "deck" and ref.isdigit():
-        deck = Deck.objects.filter(pk=int(ref)).only("owner_id", "is_public").first()
+        deck = Deck.objects.filter(pk=int(ref)).only("owner_id", "is_public", "slug").first()
         if deck is None:
             return "a deck since deleted", None
         if deck.owner_id == owner.pk:
             return "your deck", deck.get_absolute_url()
-        return ("a public deck", deck.get_absolute_url()) if deck.is_public else ("a deck", None)
+        return ("a public deck", deck.get_public_url()) if deck.is_public else ("a deck", None)
     return "", None
 
 

@@ -12,6 +12,7 @@ import pytest
 from simulator.models import SimulationRun
 from simulator.runs.services import run_execute_locally
 from tests.factories import DeckFactory
+from tests.simulator.metagame.test_fields_api import legal_deck
 
 
 @pytest.fixture
@@ -396,3 +397,14 @@ def test_the_verdict_says_who_is_clearly_ahead_or_too_close_to_call():
         "Boomtown Law leads, but Lawmen and Outlaws are too close to call after 400 games: "
         "more games narrow the intervals."
     )
+
+
+def test_someone_elses_public_deck_links_to_its_public_page(logged_in, user, other_user, catalogue):
+    """A run's player with another person's public deck links to the page anyone may open
+    (the deck's own page is its owner's: a 404 for everyone else)."""
+    deck = legal_deck(other_user, "Posse for all", public=True)
+    run = _drifter_run(logged_in, deck_0=f"deck:{deck.pk}")
+    html = logged_in.get(f"/simulations/{run.pk}/").content.decode()
+    assert f'href="{deck.get_public_url()}"' in html
+    assert f'href="{deck.get_absolute_url()}"' not in html
+    assert logged_in.get(deck.get_public_url()).status_code == 200
