@@ -115,9 +115,10 @@ def _scalar_problems(values: dict[str, Any]) -> list[Problem]:
     return problems
 
 
-def _entry_problems(entries: Any) -> tuple[list[Problem], set[int]]:
+def _entry_problems(entries: Any, bot: str) -> tuple[list[Problem], set[int]]:
     """What is wrong with the entries' shapes and shares; and which entries are well formed
-    (their decks are checked next)."""
+    (their decks are checked next). `bot`: the field's, which an entry naming none plays with
+    (the same deck twice with the same bot is one deck, however each says it)."""
     if not isinstance(entries, list) or not MIN_DECKS <= len(entries) <= MAX_DECKS:
         detail = f"A field has {MIN_DECKS} to {MAX_DECKS} decks."
         return [_problem(detail, "entries", "bad_size")], set()
@@ -130,7 +131,8 @@ def _entry_problems(entries: Any) -> tuple[list[Problem], set[int]]:
         if found:
             continue
         good.add(i)
-        key = json.dumps({k: entry[k] for k in PLAYER_KEYS if k in entry}, sort_keys=True)
+        player = {k: entry[k] for k in PLAYER_KEYS if k in entry}
+        key = json.dumps({**player, "bot": entry.get("bot") or bot}, sort_keys=True)
         if key in seen:
             detail = (
                 f"The same deck with the same bot as deck {seen[key] + 1}: give that one a "
@@ -254,7 +256,8 @@ def field_check(*, owner, values: dict[str, Any]) -> Checked:
     format."""
     checked = Checked(values=dict(values))
     problems = _scalar_problems(values)
-    entry_problems, good = _entry_problems(values["entries"])
+    bot = values["bot"] if isinstance(values["bot"], str) and values["bot"] else ""
+    entry_problems, good = _entry_problems(values["entries"], bot or deck_game().default_bot())
     problems += entry_problems
     if isinstance(values["entries"], list) and len(values["entries"]) >= MIN_DECKS:
         problems += _budget_problems(values["budget"], len(values["entries"]))

@@ -186,6 +186,8 @@ def seventeen_decks() -> list[dict]:
         ({"entries": [*STARTERS, {"share": 1}]}, "entries.2"),
         ({"entries": [*STARTERS, {"starter": "HSD-S1", "deck": 1, "share": 1}]}, "entries.2"),
         ({"entries": [*STARTERS, {"starter": "HSD-S1", "share": 5}]}, "entries.2"),  # again
+        # the same deck again, once with the field's bot left implied and once named
+        ({"entries": [*STARTERS, {"starter": "HSD-S1", "bot": BOT, "share": 5}]}, "entries.2"),
         ({"entries": [*STARTERS, {"starter": "HSD-S2", "bot": "psychic", "share": 1}]},
          "entries.2.bot"),
         ({"entries": [*STARTERS, {"starter": "HSD-S2", "bot": "random", "budget": 5,
