@@ -76,6 +76,16 @@ def owned(user, other_user, catalogue, settings, tmp_path) -> dict:
 
     seats = [{}, {"bot": "heuristic"}]
     game = table_game_create(owner=user, game="quickdraw", seats=seats, seed=3).game
+    from simulator.metagame import services as metagame
+
+    starters = [
+        {"starter": "HSD-S1", "share": 2},
+        {"starter": "HSD-S2", "share": 1},
+        {"starter": "HSD-S1", "share": 1, "bot": "random"},
+    ]
+    field = metagame.field_create(owner=user, name="Saturday", entries=starters, budget=200)
+    field_run, _ = metagame.field_run_create(field=field, seed=3)
+    field_run = metagame.field_run_execute_locally(field_run=field_run)
     return {
         "token": Token.objects.create(user=user).key,
         "other_token": Token.objects.create(user=other_user).key,
@@ -95,7 +105,11 @@ def owned(user, other_user, catalogue, settings, tmp_path) -> dict:
         "run": run.pk,
         "sample": run.samples.first().pk,
         "table_game": game.pk,
-    }
+        "field": field.pk,
+        "spare_field": metagame.field_create(owner=user, name="Spare", entries=starters[:2],
+                                             budget=200).pk,
+        "field_run": field_run.pk,
+    }  # fmt: skip
 
 
 def operation_settings(owned: dict) -> list[dict]:
@@ -143,6 +157,9 @@ def operation_settings(owned: dict) -> list[dict]:
         (r"^/api/v1/drafts/\{id\}/", None, {"path.id": owned["pod"]}),
         (r"^/api/v1/simulations/\{id\}/", None, {"path.id": run, "path.sample_id": sample}),
         (r"^/api/v1/games/\{id\}/", None, {"path.id": owned["table_game"]}),
+        (r"^/api/v1/fields/\{id\}/$", "DELETE", {"path.id": owned["spare_field"]}),
+        (r"^/api/v1/fields/\{id\}/", None, {"path.id": owned["field"]}),
+        (r"^/api/v1/field-runs/\{id\}/", None, {"path.id": owned["field_run"]}),
     ]  # fmt: skip
     # An operation's name is "METHOD /path"; one regex over it (separate include keys would
     # match either the method or the path).
