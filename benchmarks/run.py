@@ -19,6 +19,8 @@ ORDER = [
     "polling.py",
     "table.py",
     "doctor.py",
+    "metagame.py",
+    "metagame_field.py",
     "lighthouse.py",
 ]
 

@@ -1,0 +1,134 @@
+"""A field of ten decks to its answer on this machine's workers (issue #28, "Speed and scale").
+
+    .venv/bin/python benchmarks/metagame_field.py [--decks 10] [--budget 6000] [--workers 2]
+                                                  [--target best] [--seed 1] [--postgres]
+
+Not a test. The layout `make run` starts (`manage.py simulation_workers`, one worker per core)
+plays a field run on a throwaway database and broker: the two starter decks and random decks
+legal in the standard format (the same ones for the same `--seed`), heuristic bot, shares drawn
+once, the page's default budget of 6,000 games. The field run plays in rounds of ordinary match
+runs, one per pair of decks given games, which is why more worker machines make it faster with
+no change. It prints the wall time from the start to the answer, the rounds, the games and how
+the run stopped, the games a second end to end against the same decks' games played in one
+in-process loop in the same run (the ratio to the cores is how much of the machine the rounds
+used), and the answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.engine import random_deck
+from benchmarks.simruns import (
+    bench_settings,
+    prepare,
+    start_workers,
+    stop_workers,
+    wait_until_ready,
+)
+
+
+def _entries(owner, decks: int, seed: int) -> list[dict]:
+    """The starter decks and `decks - 2` random legal decks of `owner`, each with a share."""
+    from decks.services import deck_create
+    from simulator.engine.drifter.cards import load_catalogue
+
+    rng = random.Random(seed)
+    catalogue = load_catalogue()
+    entries = [{"starter": "HSD-S1"}, {"starter": "HSD-S2"}]
+    for k in range(decks - 2):
+        cards, chips = random_deck(rng, catalogue)
+        deck = deck_create(
+            owner=owner, name=f"Random deck {k + 1}",
+            cards={c: cards.count(c) for c in set(cards)},
+            kicker_chips={c: chips.count(c) for c in set(chips)},
+        )  # fmt: skip
+        entries.append({"deck": deck.pk})
+    return [{**entry, "share": rng.randint(1, 6)} for entry in entries]
+
+
+def _in_process_rate(field_run, games: int) -> float:
+    """Games a second of the field's pairs played in one in-process loop (no Celery, no
+    database): `games` games spread over every pair."""
+    from decks.engine_catalogue import engine_catalogue
+    from simulator.games.runner import play_chunk
+    from simulator.runs.models import SimulationRun
+
+    runs = list(SimulationRun.objects.filter(field_stage__field_run=field_run)[:45])
+
+    catalogue = engine_catalogue()
+    per = max(1, games // len(runs))
+    began = time.perf_counter()
+    for run in runs:
+        play_chunk(run.plan, 0, per, catalogue=catalogue)
+    return per * len(runs) / (time.perf_counter() - began)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decks", type=int, default=10)
+    parser.add_argument("--budget", type=int, default=6_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--target", choices=("best", "support"), default="best")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--postgres", action="store_true", help="A throwaway PostgreSQL database.")
+    args = parser.parse_args()
+    tmp = prepare(postgres=args.postgres, name="metagame")
+
+    from simulator.metagame.models import FieldRun
+    from simulator.metagame.services import field_create, field_run_create
+
+    queue, worker_env, owner = bench_settings(args.budget, args.workers)
+    # The workers start the later rounds (the field run advances where its stage runs end):
+    # on this benchmark's queue, cut for its workers.
+    worker_env |= {"SIMULATION_QUEUE": queue, "SIMULATION_WORKERS": str(args.workers)}
+    entries = _entries(owner, args.decks, args.seed)
+    field = field_create(
+        owner=owner, name="Bench field", entries=entries, budget=args.budget, bot="heuristic",
+        target=args.target,
+    )  # fmt: skip
+    workers = start_workers("solo", args.workers, queue, tmp, worker_env)
+    try:
+        wait_until_ready(queue, args.workers)
+        began = time.perf_counter()
+        field_run, _ = field_run_create(field=field, seed=args.seed)
+        while field_run.is_active:
+            time.sleep(0.05)
+            field_run.refresh_from_db()
+        wall = time.perf_counter() - began
+    finally:
+        stop_workers(workers)
+    if field_run.status != FieldRun.Status.DONE:
+        sys.exit(f"the field run ended {field_run.status}: {field_run.error}")
+    result = field_run.result
+    rate = _in_process_rate(field_run, 1_000)
+    pairs = args.decks * (args.decks - 1) // 2
+    print(
+        f"field: {args.decks} decks ({pairs} pairs), target {args.target}, budget {args.budget:,}"
+    )
+    print(f"workers: {args.workers} processes (manage.py simulation_workers)")
+    print(
+        f"to the answer: {wall:.1f} s, {field_run.round + 1} rounds, "
+        f"{field_run.games_spent:,} games, stopped by {result['stopped_by']}"
+    )
+    end_to_end = field_run.games_spent / wall
+    print(
+        f"games/s end to end: {end_to_end:,.0f}; in-process loop of the same pairs: {rate:,.0f}"
+        f" (one core); ratio {end_to_end / rate:.2f} on {args.workers} workers"
+    )
+    best = result["best_response"]
+    name = result["decks"][best["deck"]]
+    print(
+        f"answer: bring {name}, {best['estimate']:.1%} against the field"
+        f" ({best['low']:.1%} to {best['high']:.1%}), chance best {best['p_best']:.0%}"
+    )
+
+
+if __name__ == "__main__":
+    main()
