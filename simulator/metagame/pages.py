@@ -6,6 +6,7 @@ its matchup grid's colours. Presentation only, built on the stored field and the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Sum
@@ -193,7 +194,11 @@ def progress(field_run: FieldRun) -> dict[str, Any]:
         "status": ("Playing" if played else "Queued")
         if field_run.is_active
         else field_run.get_status_display(),
-        "round_text": "the first round: every pair gets games"
+        "round_text": (
+            "the first round: the pairs without games from the earlier run"
+            if field_run.counts.get("reused")
+            else "the first round: every pair gets games"
+        )
         if field_run.round == 0
         else f"round {field_run.round + 1}: games where they can change the answer",
     }
@@ -247,7 +252,30 @@ def _summary(field_run: FieldRun, result: Mapping[str, Any], names: list[str]) -
             "a bigger budget would make it surer."
         )
     answered = result["stopped_by"] == "rule"
-    return {"headline": headline, "also": also, "stopped": stopped, "answered": answered}
+    return {
+        "headline": headline, "also": also, "stopped": stopped, "answered": answered,
+        "reused": reused_text(result.get("reused"), games, names),
+    }  # fmt: skip
+
+
+def reused_text(reused: Mapping[str, Any] | None, games: int, names: list[str]) -> str:
+    """What a field run took from an earlier run of the field, in a sentence ("Reused 4,200
+    games of the run of 28 Nov for the pairs that did not change; played 900 new ones for Bad
+    Hombre's row."); "" when it reused nothing."""
+    if not reused:
+        return ""
+    when = datetime.fromisoformat(reused["reused_from_date"])
+    text = (
+        f"Reused {int(reused['reused_games']):,} games of the run of {when.day} "
+        f"{when:%b %Y} for the pairs that did not change; "
+    )
+    new = [names[k] for k in reused.get("new_decks", [])]
+    if not games:
+        return text + "nothing new needed playing."
+    if not new:
+        return text + f"played {games:,} new ones."
+    rows = f"{new[0]}'s row" if len(new) == 1 else f"the rows of {and_list(new)}"
+    return text + f"played {games:,} new ones for {rows}."
 
 
 def _bars(

@@ -6,7 +6,9 @@ stages, `FieldStage`), made by `runs.run_create` and played by the same workers,
 retries, the reconciler and cancel are the runs' own:
 
 * **Round 0** spreads a fifth of the budget (at least MIN_GAMES_PER_CELL games a pair) evenly
-  over every pair of decks (`sampler.even_round`).
+  over every pair of decks (`sampler.even_round`). A run that reuses an earlier run's games
+  (`_reusable`: the same field, format, bot and card catalogue, the same decks) plays only the
+  pairs left without them: a deck new to the field plays its row.
 * **Each later round** adds the round's results to the counts and asks the sampler
   (`sampler.plan_round`) whether the question (`best` or `support`) is answered at the
   confidence; if not, where the next round's games go: a quarter of the budget left (at least
@@ -64,6 +66,9 @@ SOURCES = ("deck", "public_deck", "starter")
 PLAYER_KEYS = (*SOURCES, "bot", "budget")
 ENTRY_KEYS = (*PLAYER_KEYS, "share")
 EVEN_REASON = "an even first round: every pair gets games"
+REUSED_REASON = "its games were reused from an earlier run of this field: the same two decks"
+NEW_PAIR_REASON = "a pair the earlier run did not play as it is now: it gets its first games"
+REUSE_LOOKBACK = 20  # earlier runs of the field looked at for games to reuse
 UNSET: Any = object()
 
 
@@ -380,11 +385,17 @@ def _zeros(n: int, zero: float = 0) -> list[list[float]]:
 
 @transaction.atomic
 def field_run_create(
-    *, field: Field, seed: int | None = None, idempotency_key: str | None = None
+    *,
+    field: Field,
+    seed: int | None = None,
+    idempotency_key: str | None = None,
+    reuse: bool = True,
 ) -> tuple[FieldRun, bool]:
     """Check the field again (its decks may have changed since it was saved) and start a run
     of it with its round 0; (field run, created). Refused with every problem, nothing
-    written; the same `idempotency_key` returns the field run made with it."""
+    written; the same `idempotency_key` returns the field run made with it. With `reuse`, the
+    pairs an earlier run of the field played with the same decks are not played again
+    (`_reusable`): round 0 plays only the pairs left without games."""
     owner = field.owner
     if idempotency_key:
         existing = FieldRun.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
@@ -412,15 +423,125 @@ def field_run_create(
             )  # fmt: skip
     except IntegrityError:
         return FieldRun.objects.get(owner=owner, idempotency_key=idempotency_key), False
-    size = min(
-        field.budget, max(MIN_GAMES_PER_CELL * n * (n - 1) // 2, int(FIRST_SHARE * field.budget))
-    )
-    allocation = sampler.even_round(field_run.counts["games"], size)
-    reasons = [[EVEN_REASON if i != j else sampler.MIRROR for j in range(n)] for i in range(n)]
-    failed = _start_round(field_run, allocation, {"reasons": reasons})
+    earlier = _reusable(field_run) if reuse else None
+    if earlier is not None:
+        _reuse(field_run, *earlier)
+    failed = _first_round(field_run)
     if failed:
         raise refuse(failed, code="deck_changed")
     return field_run, True
+
+
+def _first_round(field_run: FieldRun) -> str:
+    """Start round 0: a fifth of the budget (at least MIN_GAMES_PER_CELL games a pair) evenly
+    over every pair; with games reused, only over the pairs that have fewer than
+    MIN_GAMES_PER_CELL games, as many games a pair as a first round of the whole field gives;
+    with every pair reused, the sampler's round (or the answer at once). What went wrong, in
+    words, if a deck can no longer be played."""
+    n, budget = len(field_run.entries), field_run.budget
+    games, reused = field_run.counts["games"], field_run.counts.get("reused")
+    pairs = n * (n - 1) // 2
+    size = min(budget, max(MIN_GAMES_PER_CELL * pairs, int(FIRST_SHARE * budget)))
+    if not reused:
+        allocation = sampler.even_round(games, size)
+        reasons = [[EVEN_REASON if i != j else sampler.MIRROR for j in range(n)] for i in range(n)]
+        return _start_round(field_run, allocation, {"reasons": reasons})
+    unfilled = [
+        (i, j) for i in range(n) for j in range(i + 1, n) if games[i][j] < MIN_GAMES_PER_CELL
+    ]
+    if not unfilled:
+        return _plan_first(field_run)
+    size = min(budget, max(MIN_GAMES_PER_CELL * len(unfilled), size * len(unfilled) // pairs))
+    allocation = [[0] * n for _ in range(n)]
+    reasons = [[sampler.MIRROR if i == j else REUSED_REASON for j in range(n)] for i in range(n)]
+    for k, (i, j) in enumerate(unfilled):
+        allocation[i][j] = allocation[j][i] = size // len(unfilled) + (k < size % len(unfilled))
+        reasons[i][j] = reasons[j][i] = NEW_PAIR_REASON
+    return _start_round(field_run, allocation, {"reasons": reasons})
+
+
+def _plan_first(field_run: FieldRun) -> str:
+    """Every pair reused: the sampler says at once whether the question is answered (the run
+    is then done without a game) or where round 0's games go."""
+    step = _Step(
+        round=0, spent_before=0, counts=json.loads(json.dumps(field_run.counts)), games_spent=0
+    )
+    _plan_next(field_run, step)
+    if step.allocation is not None and not step.failed:
+        return _start_round(field_run, step.allocation, step.plan)
+    if step.failed:
+        _finish(field_run, failed=step.failed)
+    else:
+        _finish(field_run, result=step.result)
+    field_run.save()
+    return ""
+
+
+# --- reusing an earlier run's games -------------------------------------------------------------
+
+
+def _entry_key(entry: dict[str, Any]) -> str:
+    """What makes two field runs' decks the same: the deck's source, its bot (and the bot's
+    budget) and the fingerprint of its cards and chips."""
+    kept = {k: entry[k] for k in PLAYER_KEYS if k in entry}
+    return json.dumps({**kept, "fingerprint": entry["fingerprint"]}, sort_keys=True)
+
+
+def _catalogue_versions(field_run: FieldRun) -> set[Any]:
+    """The card catalogue versions a field run's stage runs were planned with (a run that
+    played no stage: the version its reuse was checked against)."""
+    versions = set(
+        SimulationRun.objects.filter(field_stage__field_run=field_run).values_list(
+            "plan__catalogue_version", flat=True
+        )
+    )
+    return versions or {(field_run.counts.get("reused") or {}).get("catalogue_version", UNSET)}
+
+
+def _reusable(field_run: FieldRun) -> tuple[FieldRun, list[int | None]] | None:
+    """The owner's latest finished run of the same field with the same format, field bot and
+    card catalogue as now, and for each of this run's decks its place in that run (None: a
+    deck it did not play as it is now); None when there is none, or no pair to reuse."""
+    version = deck_game().catalogue_version()
+    earlier = FieldRun.objects.filter(
+        field=field_run.field, owner=field_run.owner, status=FieldRun.Status.DONE,
+        format=field_run.format, bot=field_run.bot,
+    ).exclude(pk=field_run.pk).order_by("-created_at", "-id")  # fmt: skip
+    for old in earlier[:REUSE_LOOKBACK]:
+        if _catalogue_versions(old) != {version}:
+            continue
+        places = {_entry_key(entry): k for k, entry in enumerate(old.entries)}
+        mapping = [places.get(_entry_key(entry)) for entry in field_run.entries]
+        if sum(place is not None for place in mapping) < 2:
+            return None
+        return old, mapping
+    return None
+
+
+def _reuse(field_run: FieldRun, old: FieldRun, mapping: list[int | None]) -> None:
+    """Copy the old run's games of every pair whose two decks it played as they are now into
+    this run's counts, and note what was reused in `counts["reused"]` (this run's
+    `games_spent` counts only the games it plays itself)."""
+    n = len(mapping)
+    wins, games = field_run.counts["wins"], field_run.counts["games"]
+    old_wins, old_games = old.counts["wins"], old.counts["games"]
+    pairs, reused = [], 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = mapping[i], mapping[j]
+            if a is None or b is None or not old_games[a][b]:
+                continue
+            games[i][j] = games[j][i] = old_games[a][b]
+            wins[i][j], wins[j][i] = old_wins[a][b], old_wins[b][a]
+            pairs.append([i, j])
+            reused += int(old_games[a][b])
+    field_run.counts["reused"] = {
+        "reused_from": old.pk, "reused_games": reused, "reused_pairs": pairs,
+        "reused_from_date": old.created_at.isoformat(),
+        "new_decks": [k for k, place in enumerate(mapping) if place is None],
+        "catalogue_version": deck_game().catalogue_version(),
+    }  # fmt: skip
+    field_run.save(update_fields=["counts"])
 
 
 def _stage_player(field_run: FieldRun, index: int) -> dict[str, Any]:
@@ -633,14 +754,17 @@ def _result(field_run: FieldRun, step: _Step, stopped_by: str) -> dict[str, Any]
         return None
     verdict = {"target": field_run.target, **step.plan}
     verdict.pop("reasons", None)
-    return {
+    result = {
         **report,
         "decks": [entry["label"] for entry in field_run.entries],
         "stopped_by": stopped_by,
         "games": step.games_spent,
-        "rounds": field_run.round + 1,
+        "rounds": field_run.round + 1 if field_run.rounds else 0,
         "verdict": verdict,
     }
+    if step.counts.get("reused"):
+        result["reused"] = step.counts["reused"]
+    return result
 
 
 def _finish(field_run: FieldRun, *, failed: str = "", result: dict[str, Any] | None = None) -> None:

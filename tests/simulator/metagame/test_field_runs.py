@@ -12,6 +12,8 @@ import pytest
 from cards.models import Card
 from decks.selectors import deck_contents, deck_problems
 from decks.services import deck_update
+from simulator.games import deck_game
+from simulator.metagame import pages
 from simulator.metagame.models import FieldRun, FieldStage
 from simulator.metagame.services import (
     field_create,
@@ -251,3 +253,125 @@ def test_a_field_runs_stages_leave_the_owner_room_for_runs_of_their_own(user, ca
     players = [{"starter": "HSD-S1"}, {"starter": "HSD-S2"}]
     for _ in range(2):
         run_create(owner=user, game="drifter", players=players, games=10, dispatch=False)
+
+
+# --- reusing an earlier run's games (a deck not in the field: only its row is played) -------
+
+
+def assert_counts_add_up_with_reuse(field_run: FieldRun) -> None:
+    """As assert_counts_add_up, the reused games apart: this run's stage runs played exactly
+    its `games_spent`, and the counts hold those and the reused ones."""
+    wins, games = field_run.counts["wins"], field_run.counts["games"]
+    n = len(field_run.entries)
+    for i in range(n):
+        assert games[i][i] == 0 and wins[i][i] == 0
+        for j in range(n):
+            assert games[i][j] == games[j][i]
+            if i != j:
+                assert wins[i][j] + wins[j][i] == games[i][j]
+    reused = field_run.counts["reused"]
+    runs = SimulationRun.objects.filter(field_stage__field_run=field_run)
+    pairs = sum(games[i][j] for i in range(n) for j in range(i + 1, n))
+    assert field_run.games_spent == sum(r.games_done for r in runs)
+    assert pairs == field_run.games_spent + reused["reused_games"]
+    assert field_run.games_spent <= field_run.budget
+
+
+NEW_DECK = {"starter": "HSD-S2", "bot": "random", "share": 1}
+
+
+def first_round_pairs(field_run: FieldRun) -> set[tuple[int, int]]:
+    return {(s.i, s.j) for s in FieldStage.objects.filter(field_run=field_run, round=0)}
+
+
+def test_a_new_deck_plays_only_its_row_and_reuses_the_rest(user, catalogue):
+    field = field_create(owner=user, name="F", bot="heuristic", budget=600, confidence=0.99,
+                         entries=CLOSE)  # fmt: skip
+    old, _ = field_run_create(field=field, seed=5)
+    old = field_run_execute_locally(field_run=old)
+    assert old.status == "done", old.error
+    assert "reused" not in old.counts and "reused" not in old.result
+    field_update(field=field, entries=[*CLOSE, NEW_DECK])
+    new, _ = field_run_create(field=field, seed=5)
+    assert first_round_pairs(new) == {(0, 3), (1, 3), (2, 3)}
+    # As many games a new pair as a first round of the whole field gives: 120 over 6 pairs.
+    assert new.rounds[0]["games"][0][3] == 20 and new.rounds[0]["games"][0][1] == 0
+    new = field_run_execute_locally(field_run=new)
+    assert new.status == "done", new.error
+    assert_counts_add_up_with_reuse(new)
+    reused = new.counts["reused"]
+    assert reused["reused_from"] == old.pk and reused["new_decks"] == [3]
+    assert reused["reused_pairs"] == [[0, 1], [0, 2], [1, 2]]
+    assert reused["reused_games"] == old.games_spent == 600
+    for i, j in reused["reused_pairs"]:
+        assert new.counts["games"][i][j] >= old.counts["games"][i][j]
+        assert new.counts["wins"][i][j] >= old.counts["wins"][i][j]
+    assert new.result["reused"] == reused and new.result["games"] == new.games_spent
+    text = pages.result_page(new)["summary"]["reused"]
+    assert text.startswith("Reused 600 games of the run of ")
+    row = "Frontier Patrol (random bot)'s row."
+    assert text.endswith(f"played {new.games_spent:,} new ones for {row}")
+
+
+def test_reuse_false_plays_every_pair(user, catalogue):
+    field = field_create(owner=user, name="F", bot="heuristic", budget=300, entries=CLEAR)
+    field_run_execute_locally(field_run=field_run_create(field=field, seed=3)[0])
+    field_update(field=field, entries=[*CLEAR, NEW_DECK])
+    new, _ = field_run_create(field=field, seed=3, reuse=False)
+    assert len(first_round_pairs(new)) == 6 and "reused" not in new.counts
+    assert sum(map(sum, new.counts["games"])) == 0
+
+
+def test_the_same_field_again_reuses_everything_and_plays_nothing_new(user, catalogue):
+    field = field_create(owner=user, name="F", bot="heuristic", budget=300, entries=CLEAR)
+    old = field_run_execute_locally(field_run=field_run_create(field=field, seed=5)[0])
+    assert old.result["stopped_by"] == "rule" and old.games_spent == 60
+    again, _ = field_run_create(field=field, seed=5)
+    again.refresh_from_db()
+    assert again.status == "done" and again.games_spent == 0 and not again.stages.exists()
+    assert again.counts["games"] == old.counts["games"]
+    assert again.result["reused"]["reused_games"] == 60 and again.result["rounds"] == 0
+    assert again.result["best_response"]["deck"] == old.result["best_response"]["deck"]
+    assert pages.result_page(again)["summary"]["reused"].endswith("nothing new needed playing.")
+    # A run that reused everything is itself a run to reuse from: same catalogue, same decks.
+    third, _ = field_run_create(field=field, seed=5)
+    third.refresh_from_db()
+    assert third.counts["reused"]["reused_from"] == again.pk and third.games_spent == 0
+
+
+def test_a_deck_edited_between_runs_is_not_reused(user, catalogue):
+    deck = legal_deck(user, "Boomtown copy")
+    entries = [S1, S2, {"deck": deck.pk, "share": 1, "bot": "sharp"}]
+    field = field_create(owner=user, name="F", bot="heuristic", budget=300, entries=entries)
+    old = field_run_execute_locally(field_run=field_run_create(field=field, seed=5)[0])
+    assert old.status == "done", old.error
+    edit_keeping_it_legal(deck)
+    new, _ = field_run_create(field=field, seed=5)
+    assert first_round_pairs(new) == {(0, 2), (1, 2)}
+    assert new.counts["reused"]["reused_pairs"] == [[0, 1]]
+    assert new.counts["reused"]["new_decks"] == [2]
+    assert new.counts["games"][0][2] == 0 and new.counts["games"][0][1] == old.counts["games"][0][1]
+
+
+def test_a_different_card_catalogue_is_not_reused(user, catalogue, monkeypatch):
+    field = field_create(owner=user, name="F", bot="heuristic", budget=300, entries=CLEAR)
+    old = field_run_execute_locally(field_run=field_run_create(field=field, seed=3)[0])
+    assert old.status == "done", old.error
+    version = deck_game().catalogue_version()
+    monkeypatch.setattr(type(deck_game()), "catalogue_version", lambda self: (version or 0) + 1)
+    new, _ = field_run_create(field=field, seed=3)
+    assert len(first_round_pairs(new)) == 3 and "reused" not in new.counts
+
+
+def test_a_reused_run_is_reproducible_given_the_same_earlier_run(user, catalogue):
+    field = field_create(owner=user, name="F", bot="heuristic", budget=300, entries=CLOSE)
+    old = field_run_execute_locally(field_run=field_run_create(field=field, seed=9)[0])
+    field_update(field=field, entries=[*CLOSE, NEW_DECK])
+    one = field_run_execute_locally(field_run=field_run_create(field=field, seed=9)[0])
+    # A second run would reuse `one`, the latest done run: marked failed, it is passed over
+    # (only done runs are reused), so `two` reuses `old` as `one` did.
+    FieldRun.objects.filter(pk=one.pk).update(status="failed")
+    two = field_run_execute_locally(field_run=field_run_create(field=field, seed=9)[0])
+    assert one.counts["reused"]["reused_from"] == two.counts["reused"]["reused_from"] == old.pk
+    assert one.rounds == two.rounds and one.games_spent == two.games_spent
+    assert one.counts["wins"] == two.counts["wins"] and one.counts["games"] == two.counts["games"]
