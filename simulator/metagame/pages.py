@@ -74,17 +74,15 @@ def and_list(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def settings_words(
-    *, format: str, bot: str, budget: int, confidence: float, target: str
-) -> list[str]:
-    """A field's (or a field run's) settings, one phrase each."""
+def settings_words(of: Field | FieldRun) -> list[str]:
+    """A field's (or a field run's: the field as it started) settings, one phrase each."""
     return [
-        format_words(format),
-        f"decks played by {bot_words(bot or deck_game().default_bot())} unless a deck says "
+        format_words(of.format),
+        f"decks played by {bot_words(of.bot or deck_game().default_bot())} unless a deck says "
         "otherwise",
-        f"up to {budget:,} games",
-        f"answered at {percent_text(confidence)} confidence",
-        f"finds {TARGET_WORDS.get(target, target)}",
+        f"up to {of.budget:,} games",
+        f"answered at {percent_text(of.confidence)} confidence",
+        f"finds {TARGET_WORDS.get(of.target, of.target)}",
     ]
 
 

@@ -274,13 +274,7 @@ def field_detail(request, pk: int):
         "field": field,
         "mine": field.owner_id == request.user.pk,
         "decks": pages.field_decks(field, request.user),
-        "settings": pages.settings_words(
-            format=field.format,
-            bot=field.bot,
-            budget=field.budget,
-            confidence=field.confidence,
-            target=field.target,
-        ),
+        "settings": pages.settings_words(field),
         "runs": [{"run": run, "answer": pages.run_answer(run)} for run in runs],
         # A double-clicked "Run it" sends the same key twice: one run.
         "idempotency_key": uuid.uuid4().hex,
@@ -336,13 +330,7 @@ def _run_context(field_run: FieldRun) -> dict[str, Any]:
         "run": field_run,
         "field": field_run.field,
         "decks": pages.run_decks(field_run),
-        "settings": pages.settings_words(
-            format=field_run.format,
-            bot=field_run.bot,
-            budget=field_run.budget,
-            confidence=field_run.confidence,
-            target=field_run.target,
-        ),
+        "settings": pages.settings_words(field_run),
         "progress": pages.progress(field_run),
         "page": pages.result_page(field_run) if done else None,
     }
