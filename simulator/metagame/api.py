@@ -167,6 +167,7 @@ class FieldViewSet(viewsets.GenericViewSet):
         field_run, _created = metagame.field_run_create(
             field=field, seed=data.validated_data.get("seed"),
             idempotency_key=request.headers.get("Idempotency-Key") or None,
+            reuse=data.validated_data["reuse"],
         )  # fmt: skip
         body = s.FieldRunSerializer(field_run, context={"request": request}).data
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})

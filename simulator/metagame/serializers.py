@@ -79,6 +79,14 @@ class FieldRunStartSerializer(StrictJSON, serializers.Serializer):
         required=False, min_value=0, max_value=2**53 - 1,
         help_text="The same seed plays the same games (default: a new one).",
     )  # fmt: skip
+    reuse = serializers.BooleanField(
+        required=False, default=True,
+        help_text=(
+            "Take the games your latest finished run of this field played with the same decks, "
+            "format, bot and card catalogue, and play only the pairs left (false: play every "
+            "pair again)."
+        ),
+    )  # fmt: skip
 
 
 # --- a field ----------------------------------------------------------------------------------
@@ -120,6 +128,22 @@ class FieldRunEntrySerializer(FieldEntrySerializer):
     label = serializers.CharField(help_text="What the answers call it.")  # type: ignore[assignment]  # a field named like Field.label
 
 
+class ReusedSerializer(serializers.Serializer):
+    reused_from = serializers.IntegerField(help_text="The earlier field run the games came from.")
+    reused_from_date = serializers.CharField(help_text="When that run was started.")
+    reused_games = serializers.IntegerField(help_text="Games taken from it (not in games_spent).")
+    reused_pairs = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="The pairs [i, j] whose games were taken.",
+    )
+    new_decks = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The decks that run did not play as now."
+    )
+    catalogue_version = serializers.IntegerField(
+        allow_null=True, help_text="The card catalogue both runs played with."
+    )
+
+
 class CountsSerializer(serializers.Serializer):
     wins = serializers.ListField(
         child=serializers.ListField(child=serializers.FloatField()),
@@ -128,6 +152,10 @@ class CountsSerializer(serializers.Serializer):
     games = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField()),
         help_text="games[i][j] (= games[j][i]): their games so far.",
+    )
+    reused = ReusedSerializer(
+        required=False,
+        help_text="The games taken from an earlier run of the field (absent: none were).",
     )
 
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from cards.models import StarterDeck
 from decks.services import deck_create
 from simulator.metagame.models import Field, FieldRun
-from simulator.metagame.services import field_create, field_run_create
+from simulator.metagame.services import field_create, field_run_create, field_run_execute_locally
 from simulator.runs.models import SimulationRun
 from tests.simulator.test_doctor import fifty_dollars
 
@@ -310,6 +310,7 @@ def test_a_run_checks_the_decks_again_and_its_own_input(user_client, user, catal
     url = f"/api/v1/fields/{field.pk}/runs/"
     assert_refused(user_client.post(url, {"seed": -1}, format="json"), "seed")
     assert_refused(user_client.post(url, {"seed": "7"}, format="json"), "seed")
+    assert_refused(user_client.post(url, {"reuse": "maybe"}, format="json"), "reuse")
     deck.delete()
     [error] = assert_refused(user_client.post(url, {}, format="json"), "entries.2.deck")
     assert error["code"] == "not_found"
@@ -369,3 +370,19 @@ def test_an_unfinished_run_has_nothing_to_export(user_client, user, catalogue):
     [error] = assert_refused(user_client.get(url), None, status=409)
     assert error["code"] == "not_finished"
     assert_refused(user_client.get(f"{url}?as=xlsx"), "as")
+
+
+def test_a_second_run_reuses_the_first_unless_asked_not_to(user_client, user, catalogue):
+    """Started over the API, a run of a field takes the games its last finished run played
+    with the same decks (nothing left to play: answered at once, with no game), unless the
+    request says `"reuse": false`, which plays every pair again."""
+    field = a_field(user, entries=[*STARTERS, {"starter": "HSD-S1", "bot": "random", "share": 1}])
+    first, _ = field_run_create(field=field, seed=1)
+    field_run_execute_locally(field_run=first)
+    url = f"/api/v1/fields/{field.pk}/runs/"
+    again = user_client.post(url, {"seed": 2}, format="json").json()
+    assert again["counts"]["reused"]["reused_from"] == first.pk
+    assert again["games_spent"] == 0 and not FieldRun.objects.get(pk=again["id"]).stages.exists()
+    fresh = user_client.post(url, {"seed": 3, "reuse": False}, format="json").json()
+    assert "reused" not in fresh["counts"]
+    assert fresh["rounds"][0]["games"] == [[0, 20, 20], [20, 0, 20], [20, 20, 0]]
