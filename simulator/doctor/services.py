@@ -778,4 +778,5 @@ FOLLOWER = Follower(
     run_ended=lambda run_id: doctor_advance_for_run(run_id=run_id),
     due=doctors_due,
     advance=lambda doctor_id: doctor_advance(doctor_id=doctor_id),
+    stage_runs=Q(doctor__isnull=False),
 )

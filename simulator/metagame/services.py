@@ -817,4 +817,5 @@ FOLLOWER = Follower(
     run_ended=lambda run_id: field_run_advance_for_run(run_id=run_id),
     due=field_runs_due,
     advance=lambda field_run_id: field_run_advance(field_run_id=field_run_id),
+    stage_runs=Q(field_stage__isnull=False),
 )

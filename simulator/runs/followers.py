@@ -8,7 +8,9 @@ when the app starts (`simulator/apps.py`). The run service then
   commit; a worker killed in between loses it, which the next tick makes good), and
 - on every reconciler tick (`services.runs_reconcile_due`) asks each follower for the `due`
   ids of its own objects, in the same one query as the runs due, and calls `advance(id)` for
-  each; `advance` returns how many it advanced (0 or 1).
+  each; `advance` returns how many it advanced (0 or 1);
+- leaves a follower's `stage_runs` (a filter on runs: the runs that are its stages) out of an
+  owner's count of active runs: the feature caps its own objects (a doctor run, a field run).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,7 @@ class Follower:
     run_ended: Callable[[int], None]
     due: Callable[[], QuerySet]
     advance: Callable[[int], int]
+    stage_runs: Q | None = None
 
 
 _FOLLOWERS: dict[str, Follower] = {}

@@ -387,10 +387,10 @@ def _check_caps(*, owner, total: int, count_active: bool) -> None:
             attr="games",
         )  # fmt: skip
     active_cap = conf.get("SIMULATION_MAX_ACTIVE_RUNS")
-    # a deck doctor's or a field run's stage runs count as their doctor or field run does
-    active = Run.objects.filter(
-        owner=owner, status__in=Run.ACTIVE, doctor__isnull=True, field_stage__isnull=True
-    )
+    active = Run.objects.filter(owner=owner, status__in=Run.ACTIVE)
+    for follower in followers():  # a feature's stage runs count as its own capped objects do
+        if follower.stage_runs is not None:
+            active = active.exclude(follower.stage_runs)
     if count_active and active.count() >= active_cap:
         raise refuse(
             f"You already have {active_cap} runs queued or running; wait or cancel one.",
