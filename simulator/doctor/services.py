@@ -76,11 +76,6 @@ CHAIN_MIN_SHARE = 0.25  # of the budget left at least, for a next step
 ELIMINATION = "halving"  # or "racing": how a look drops swaps (benchmarks/doctor.py)
 
 
-def _round_seed(seed: int, rnd: int) -> int:
-    # Plain arithmetic, like the runs' own seeds: reproducible in any process.
-    return (seed * 1_000_003 + rnd * 7_919) % 2**53
-
-
 def _attr(attr: str | None) -> str | None:
     """A stage run's problem named as the doctor's input names it."""
     if not attr or not attr.startswith("players."):
@@ -96,7 +91,7 @@ def _attr(attr: str | None) -> str | None:
 def _stage_run(doctor: DoctorRun, *, players: list[dict], kind: str, games: int, rnd: int):
     run, _ = runs.run_create(
         owner=doctor.owner, game=deck_game().name, kind=kind, format=doctor.format, players=players,
-        games=games, seed=_round_seed(doctor.seed, rnd), count_active=False,
+        games=games, seed=runs.stage_seed(doctor.seed, rnd), count_active=False,
     )  # fmt: skip
     return run
 
@@ -378,7 +373,7 @@ def _key(swap: dict[str, str]) -> str:
 def _start_halving(doctor: DoctorRun, run: SimulationRun) -> None:
     cards = working_cards(doctor)
     ranking = _cut_ranking(run, cards)
-    rng = random.Random(_round_seed(doctor.seed, doctor.round))
+    rng = random.Random(runs.stage_seed(doctor.seed, doctor.round))
     per_cut: list[list[dict[str, str]]] = []
     cuts = cut_candidates(ranking)
     for cut in cuts:

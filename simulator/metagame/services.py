@@ -72,11 +72,6 @@ REUSE_LOOKBACK = 20  # earlier runs of the field looked at for games to reuse
 UNSET: Any = object()
 
 
-def _round_seed(seed: int, rnd: int, i: int = 0, j: int = 0) -> int:
-    # Plain arithmetic, like the runs' own seeds: reproducible in any process.
-    return (seed * 1_000_003 + rnd * 7_919 + i * 104_729 + j * 1_299_709) % 2**53
-
-
 # --- checking a field --------------------------------------------------------------------------
 
 
@@ -587,7 +582,8 @@ def _stage_run(field_run: FieldRun, i: int, j: int, games: int) -> None:
     run, _ = runs.run_create(
         owner=field_run.owner, game=deck_game().name, kind=SimulationRun.Kind.MATCH,
         format=field_run.format, players=[_stage_player(field_run, i), _stage_player(field_run, j)],
-        games=games, seed=_round_seed(field_run.seed, field_run.round, i, j), count_active=False,
+        games=games, seed=runs.stage_seed(field_run.seed, field_run.round, i, j),
+        count_active=False,
     )  # fmt: skip
     for position, index in enumerate((i, j)):
         entry = field_run.entries[index]
@@ -724,7 +720,7 @@ def _plan_next(field_run: FieldRun, step: _Step) -> None:
         plan = sampler.plan_round(
             wins, games, shares, target=cast(Question, field_run.target),
             confidence=field_run.confidence, round_games=max(1, size),
-            seed=_round_seed(field_run.seed, field_run.round + 1),
+            seed=runs.stage_seed(field_run.seed, field_run.round + 1),
         )  # fmt: skip
     except (ValueError, RuntimeError) as exc:
         step.failed = f"The next round could not be planned: {exc}."

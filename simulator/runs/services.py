@@ -415,6 +415,13 @@ def _plan_players(
     return plan_players
 
 
+def stage_seed(seed: int, rnd: int, i: int = 0, j: int = 0) -> int:
+    """The seed of a feature's stage run (a deck doctor's round, a field run's pair i, j in a
+    round) from the feature's own seed: plain arithmetic, like the runs' own seeds
+    (runner.game_seed), so it is reproducible in any process."""
+    return (seed * 1_000_003 + rnd * 7_919 + i * 104_729 + j * 1_299_709) % 2**53
+
+
 def checked_seed(seed: Any) -> int:
     """A run's (or a search's) seed: the caller's, checked, or a new one; RunRefused with
     `attr` "seed" for one that is not a whole number from 0 to 2**53 - 1."""
