@@ -57,6 +57,32 @@ def page(browser, live_server, transactional_db, catalogue):
     page.base_url = live_server.url
     yield page
     context.close()
+    _wait_for_the_live_server_to_finish()
+
+
+def _wait_for_the_live_server_to_finish(seconds: float = 15.0) -> None:
+    """A page closed mid-load leaves the live server's threads answering its last requests
+    (a chart's data, a poll). On PostgreSQL the test's flush (TRUNCATE, table by table) can
+    then deadlock with such a request's query, and the flush fails, leaving this test's rows
+    to the next test. So the teardown waits until no other connection to the test database
+    is busy. SQLite's flush deletes and waits on its busy timeout instead."""
+    import time
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + seconds
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+                " AND state <> 'idle'"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.05)
 
 
 @pytest.fixture
