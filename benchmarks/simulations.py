@@ -71,6 +71,40 @@ def _engine_only(plan: dict, games: int) -> float:
     return time.perf_counter() - began
 
 
+def _timeline(run, began_at) -> str:
+    """Where the workers' wall time beyond play went, from the chunks' own times: the wait
+    for the first chunk after submission, each worker's gaps between finishing a chunk and
+    starting its next, the time each chunk spent outside its play (loading the run, storing
+    its result), and the idle tail after a worker's last chunk until the run was counted."""
+    from simulator.models import ChunkResult
+
+    chunks = list(run.chunks.order_by("started_at").values("index", "worker", "started_at", "finished_at"))
+    seconds = dict(ChunkResult.objects.filter(run=run).values_list("chunk_index", "seconds"))
+    by_worker: dict[str, list[dict]] = {}
+    for chunk in chunks:
+        by_worker.setdefault(chunk["worker"], []).append(chunk)
+    first = min(c["started_at"] for c in chunks) - began_at
+    gaps = [
+        (b["started_at"] - a["finished_at"]).total_seconds()
+        for mine in by_worker.values()
+        for a, b in zip(mine, mine[1:], strict=False)
+    ]
+    outside = [
+        (c["finished_at"] - c["started_at"]).total_seconds() - seconds.get(c["index"], 0.0)
+        for c in chunks
+    ]
+    end = max(c["finished_at"] for c in chunks)
+    tails = [(end - mine[-1]["finished_at"]).total_seconds() for mine in by_worker.values()]
+    counted = (run.finished_at - end).total_seconds()
+    ms = lambda xs: " ".join(f"{1000 * x:.0f}" for x in xs)  # noqa: E731
+    return (
+        f"timeline (ms): first chunk started {1000 * first.total_seconds():.0f} after submit; "
+        f"gaps between a worker's chunks {ms(gaps)} (sum {1000 * sum(gaps):.0f}); a chunk outside "
+        f"its play {ms(outside)} (sum {1000 * sum(outside):.0f}); idle tails {ms(tails)}; "
+        f"last chunk -> run done {1000 * counted:.0f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000)
@@ -106,6 +140,9 @@ def main() -> None:
     try:
         wait_until_ready(queue, args.workers if args.layout == "solo" else 1)
         cpu_before = tree_cpu_seconds(workers.pid)
+        from django.utils import timezone
+
+        submitted_at = timezone.now()
         run, celery_wall = play_run(owner, players, args.games)
         worker_cpu = tree_cpu_seconds(workers.pid) - cpu_before
     finally:
@@ -180,6 +217,7 @@ def main() -> None:
         f"{args.workers * celery_wall:.2f} s wall x workers"
     )
     print(f"load average now: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print(_timeline(run, submitted_at))
     print(f"same aggregate both ways: {same}")
 
 
