@@ -321,7 +321,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "store_processed": False,
         # An idle worker looks for a message this often (kombu's default is every second: a
         # run's first chunk then waited half a second on average); a look lists one folder.
-        "polling_interval": 0.1,
+        # Every 50 ms an idle worker uses 0.5% of a core (0.35% at 100 ms, 1% at 20 ms) and a
+        # run's first chunk waits 25 ms on average for each worker instead of 50.
+        "polling_interval": env.float("CELERY_FS_POLLING_SECONDS", default=0.05),
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}

@@ -265,12 +265,14 @@ def test_chunk_sizes_are_calibrated_from_the_chunks_already_played(user, setting
 
 @pytest.mark.parametrize("workers", [1, 2, 3, 8])
 def test_a_run_is_cut_so_that_its_workers_finish_together(user, settings, workers):
-    """Rounds of one chunk a worker, of one size, then a last round cut in halves: 7 chunks on
-    2 workers left one idle for a whole chunk at the end (a seventh of the run), and a worker
-    whose chunks played slower holds the others up by half a chunk at most."""
+    """Rounds of one chunk a worker, of one size, then the last round cut into a round of
+    halves and two of quarters: 7 chunks on 2 workers left one idle for a whole chunk at the
+    end (a seventh of the run), and a worker whose chunks played slower holds the others up by
+    a quarter of a chunk at most."""
     settings.SIMULATION_WORKERS = workers
     settings.SIMULATION_CHUNK_SECONDS = 1.0
     settings.SIMULATION_MAX_ACTIVE_RUNS = 10
+    cuts = []
     for games in (1, 5, 997, 10_000, 54_321):
         run = make_run(user, games=games, dispatch=False)
         chunks = list(SimulationChunk.objects.filter(run=run).order_by("index"))
@@ -279,18 +281,23 @@ def test_a_run_is_cut_so_that_its_workers_finish_together(user, settings, worker
         assert [c.start for c in chunks[1:]] == [c.end for c in chunks[:-1]]  # no gap, no overlap
         assert chunks[0].start == 0 and sizes[0] == run.chunk_size == max(sizes)
         assert all(0 < size <= run.chunk_size for size in sizes)
-        if games >= 2 * workers and run.chunk_count > 2 * workers:
-            # whole rounds, then the last round in halves
+        cut = run.chunk_count >= 5 * workers and sizes[-1] <= run.chunk_size // 4 + 1
+        if cut:
+            # whole rounds, then the last round as a round of halves and two of quarters
             assert run.chunk_count % workers == 0
-            halves = sizes[-2 * workers :]
+            halves, quarters = sizes[-3 * workers : -2 * workers], sizes[-2 * workers :]
             assert max(halves) <= run.chunk_size // 2 + 1 and max(halves) - min(halves) <= 1
-            assert all(s == run.chunk_size for s in sizes[: -2 * workers])
-        # Each worker, taking the next chunk as it finishes one, ends within half a chunk of
-        # the others (chunks playing at an even pace).
+            assert max(quarters) <= run.chunk_size // 4 + 1 and max(quarters) - min(quarters) <= 1
+            assert abs(sum(halves) - sum(quarters)) <= workers
+            assert all(s == run.chunk_size for s in sizes[: -3 * workers])
+        cuts.append(cut)
+        # Each worker, taking the next chunk as it finishes one, ends within a quarter of a
+        # chunk of the others (chunks playing at an even pace), or half of one uncut.
         ends = [0] * workers
         for size in sizes:
             ends[ends.index(min(ends))] += size
-        assert max(ends) - min(ends) <= max(1, run.chunk_size // 2 + 1)
+        assert max(ends) - min(ends) <= max(1, run.chunk_size // (4 if cut else 2) + 1)
+    assert any(cuts)  # the longer runs have rounds enough to cut their last one
 
 
 def test_a_first_run_is_chunked_for_the_engine_build_that_will_play_it(monkeypatch):
