@@ -23,6 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import itertools
+
 from benchmarks.simruns import (
     LAYOUTS,
     bench_settings,
@@ -78,7 +80,9 @@ def _timeline(run, began_at) -> str:
     its result), and the idle tail after a worker's last chunk until the run was counted."""
     from simulator.models import ChunkResult
 
-    chunks = list(run.chunks.order_by("started_at").values("index", "worker", "started_at", "finished_at"))
+    chunks = list(
+        run.chunks.order_by("started_at").values("index", "worker", "started_at", "finished_at")
+    )
     seconds = dict(ChunkResult.objects.filter(run=run).values_list("chunk_index", "seconds"))
     by_worker: dict[str, list[dict]] = {}
     for chunk in chunks:
@@ -87,7 +91,7 @@ def _timeline(run, began_at) -> str:
     gaps = [
         (b["started_at"] - a["finished_at"]).total_seconds()
         for mine in by_worker.values()
-        for a, b in zip(mine, mine[1:], strict=False)
+        for a, b in itertools.pairwise(mine)
     ]
     outside = [
         (c["finished_at"] - c["started_at"]).total_seconds() - seconds.get(c["index"], 0.0)
