@@ -80,11 +80,16 @@ def absolute(request: HttpRequest | None, path: str) -> str:
 
 
 def error_response(
-    status_code: int, code: str, detail: str, *, headers: dict[str, str] | None = None
+    status_code: int,
+    code: str,
+    detail: str,
+    *,
+    headers: dict[str, str] | None = None,
+    attr: str | None = None,
 ) -> JsonResponse:
     """The one error shape, for answers made outside DRF's views (Django's error handlers, the
-    login lockout)."""
-    body = {"errors": [{"code": code, "detail": detail, "attr": None}]}
+    login lockout, the middleware below)."""
+    body = {"errors": [{"code": code, "detail": detail, "attr": attr}]}
     return JsonResponse(body, status=status_code, headers=headers)
 
 
@@ -122,6 +127,26 @@ def refuse_nul_characters(get_response):
             for key, values in query.lists()
         ):
             raise NulCharacter(NulCharacter.detail)
+        return get_response(request)
+
+    return middleware
+
+
+def refuse_repeated_query_parameters(get_response):
+    """Middleware: under /api/, a query parameter given more than once is a 400 in the error
+    shape naming it. No parameter of the API is a list (the schema says so), and a view reading
+    one would otherwise take the last of the values silently (`?after=1&after=x` read as `x`,
+    or `+0.0` read as 0: found by schemathesis). The pages' forms may repeat a filter."""
+
+    def middleware(request: HttpRequest):
+        if request.path_info.startswith("/api/"):
+            for key, values in request.GET.lists():
+                if len(values) > 1:
+                    return error_response(
+                        400, "invalid",
+                        f"The query parameter {key!r} is given {len(values)} times: give it once.",
+                        attr=key,
+                    )  # fmt: skip
         return get_response(request)
 
     return middleware

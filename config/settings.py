@@ -87,6 +87,7 @@ MIDDLEWARE = [
     "config.compression.GZipText",
     # A NUL in a path or query is a 400 before any view looks a code up with it.
     "config.api.refuse_nul_characters",
+    "config.api.refuse_repeated_query_parameters",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -274,6 +274,25 @@ def test_a_nul_in_a_json_body_is_a_400_and_writes_nothing(url_name, body, user, 
 
 
 @pytest.mark.parametrize(
+    "path, name",
+    [
+        ("/api/v1/cards/?q=Wyatt&q=Earp", "q"),
+        ("/api/v1/decks/?format=standard&format=&limit=5", "format"),
+        ("/api/v1/games/1/talk/?after=&after=%2B0.0", "after"),  # schemathesis found this one
+    ],
+)
+def test_a_query_parameter_given_twice_is_a_400_naming_it(path, name, user, catalogue):
+    """No API parameter is a list: a repeated one is refused, not read as its last value."""
+    response = client_for(user).get(path)
+    assert_error(response, 400, "invalid", attr=name)
+    assert "given 2 times" in response.json()["errors"][0]["detail"]
+
+
+def test_a_page_may_repeat_a_query_parameter(client, catalogue):
+    assert client.get("/cards/?q=Wyatt&q=Earp").status_code == 200
+
+
+@pytest.mark.parametrize(
     "path",
     [
         "/api/v1/cards/HSD%00001/",
