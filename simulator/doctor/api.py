@@ -46,7 +46,16 @@ class DoctorCreateSerializer(StrictJSON, serializers.Serializer):
         max_length=100, required=False, default="", allow_blank=True,
         help_text="The format to play (default: the deck's).",
     )  # fmt: skip
-    gauntlet = OpponentSerializer(many=True, min_length=1, max_length=doctors.MAX_OPPONENTS)  # type: ignore[call-arg]  # many=True passes these to ListSerializer
+    gauntlet = OpponentSerializer(  # type: ignore[call-arg]  # many=True passes these to ListSerializer
+        many=True, required=False, min_length=1, max_length=doctors.MAX_OPPONENTS,
+        help_text="The opponents, weighed alike. Give this or `field`, not both.",
+    )  # fmt: skip
+    field = serializers.IntegerField(
+        required=False, min_value=1,
+        help_text="A field to play against instead of a gauntlet (one of yours or a public one, "
+        "in the doctor's format, at most 16 decks): its decks are the opponents, each weighted "
+        "by its share. Give this or `gauntlet`, not both.",
+    )  # fmt: skip
     source = serializers.ChoiceField(  # type: ignore[assignment]  # a field named like Field.source
         choices=DoctorRun.Source.choices, default=DoctorRun.Source.FORMAT,
         help_text="Where added cards may come from.",
@@ -69,13 +78,32 @@ class DoctorCreateSerializer(StrictJSON, serializers.Serializer):
     )
 
 
+class FieldOpponentSerializer(serializers.Serializer):
+    label = serializers.CharField(help_text="The deck as the runs name it.")  # type: ignore[assignment]  # a field named like Field.label
+    share = serializers.FloatField(help_text="Its share of the field: the weight of its games.")
+    place = serializers.IntegerField(help_text="Its place among the field's decks, from 1.")
+
+
+class DoctorFieldSerializer(serializers.Serializer):
+    """The field a doctor plays against: its decks are the gauntlet, weighted by their shares."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    against = serializers.CharField(help_text='"against the field X, weighted by its shares"')
+    opponents = FieldOpponentSerializer(
+        many=True, help_text="The gauntlet's opponents in order (a deck of share 0 is left out)."
+    )
+
+
 class SwapSerializer(serializers.Serializer):
     cut = serializers.CharField()
     cut_name = serializers.CharField()
     add = serializers.CharField()
     add_name = serializers.CharField()
     change = serializers.FloatField(
-        allow_null=True, help_text="Win-rate change against the gauntlet (0.03: +3 points)."
+        allow_null=True,
+        help_text="Win-rate change against the gauntlet (0.03: +3 points); against a field the "
+        "share-weighted mean of its change against each of the field's decks.",
     )
     low = serializers.FloatField(allow_null=True, help_text="95% interval of the change.")
     high = serializers.FloatField(allow_null=True)
@@ -89,9 +117,13 @@ class SwapSerializer(serializers.Serializer):
     games = serializers.IntegerField(help_text="All the swap's games, every round it played.")
     looks = serializers.IntegerField(help_text="The rounds the swap played.")
     runs = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Its what-if runs, one a round."
+        child=serializers.IntegerField(),
+        help_text="Its what-if runs, one a round (against a field: one a round per deck of it).",
     )
-    run = serializers.IntegerField(help_text="Its last what-if run: the evidence.")
+    run = serializers.IntegerField(
+        help_text="Its last what-if run: the evidence (against a field: the last round's run "
+        "against the deck of the largest share)."
+    )
 
 
 class StepSerializer(serializers.Serializer):
@@ -120,6 +152,9 @@ class DoctorResultSerializer(serializers.Serializer):
     games_spent = serializers.IntegerField()
     budget_left = serializers.IntegerField(help_text="Games of the budget not spent.")
     swaps = SwapSerializer(many=True, help_text="Significant suggestions first, best first.")
+    field = DoctorFieldSerializer(
+        required=False, help_text="Against a field: the field (absent for a gauntlet)."
+    )
     steps = StepSerializer(
         many=True,
         help_text="Every step in order; a step after the first searches the deck with the best "
@@ -135,12 +170,13 @@ class DoctorSerializer(serializers.ModelSerializer):
     result = serializers.SerializerMethodField()
     stage_runs = serializers.SerializerMethodField()
     measured_with = serializers.SerializerMethodField()
+    field = serializers.SerializerMethodField()
 
     class Meta:
         model = DoctorRun
         fields = [
-            "id", "url", "deck", "format", "gauntlet", "source", "bot", "bot_budget", "budget",
-            "chain", "seed",
+            "id", "url", "deck", "format", "gauntlet", "field", "source", "bot", "bot_budget",
+            "budget", "chain", "seed",
             "status", "round", "games_spent", "progress", "result", "stage_runs", "measured_with",
             "error", "created_at", "finished_at",
         ]  # fmt: skip
@@ -148,6 +184,14 @@ class DoctorSerializer(serializers.ModelSerializer):
 
     def get_url(self, doctor: DoctorRun) -> str:
         return absolute(self.context.get("request"), reverse("api:doctor-detail", args=[doctor.pk]))
+
+    @extend_schema_field(
+        DoctorFieldSerializer(
+            allow_null=True, help_text="The field played against; null for a gauntlet."
+        )
+    )
+    def get_field(self, doctor: DoctorRun) -> dict | None:
+        return doctors.doctor_field(doctor)
 
     @extend_schema_field(DoctorResultSerializer(allow_null=True))
     def get_result(self, doctor: DoctorRun) -> dict | None:
@@ -245,7 +289,8 @@ class DoctorViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             owner=request.user,
             deck_id=v["deck"],
             format=v["format"],
-            gauntlet=[dict(g) for g in v["gauntlet"]],
+            gauntlet=[dict(g) for g in v["gauntlet"]] if "gauntlet" in v else None,
+            field_id=v.get("field"),
             source=v["source"],
             budget=v["budget"],
             bot=v.get("bot", ""),

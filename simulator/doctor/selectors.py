@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.apps import apps
+from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from simulator.doctor.models import DoctorRun
@@ -15,6 +17,20 @@ from simulator.runs.models import GameSample, SimulationRun
 def doctor_get(*, owner, pk: Any) -> DoctorRun:
     """One of `owner`'s deck doctor runs (another user's is a 404)."""
     return get_object_or_404(DoctorRun.objects.filter(owner=owner).select_related("deck"), pk=pk)
+
+
+# A field's most decks: the metagame lab's MAX_DECKS (tests/simulator/test_doctor_field.py checks
+# they agree); the doctor plays a field of up to this many decks instead of MAX_OPPONENTS.
+FIELD_MAX_DECKS = 16
+
+
+def visible_fields(*, user) -> QuerySet[Any]:
+    """The metagame lab's fields `user` may doctor a deck against: theirs and everyone's public
+    ones (the lab's own rule, metagame/selectors.py `field_visible`). The lab is a room beside
+    the doctor's and rooms never import each other (docs/architecture.md), so its table is
+    read through Django's app registry."""
+    field = apps.get_model("simulator", "Field")
+    return field.objects.filter(Q(owner=user) | Q(public=True)).select_related("owner")
 
 
 def doctor_bots(doctor: DoctorRun) -> list[BotUsed]:

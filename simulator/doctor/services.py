@@ -51,6 +51,14 @@ from decks.selectors import deck_contents, pool_of
 from decks.services import deck_update, deck_version_save
 from simulator.common import conf
 from simulator.doctor.models import DoctorRun, DoctorStage
+from simulator.doctor.selectors import FIELD_MAX_DECKS, visible_fields
+from simulator.doctor.weighting import (
+    PAIR_KEYS,
+    field_games,
+    normalised,
+    weighted_cut_ranking,
+    weighted_paired_test,
+)
 from simulator.games import deck_game
 from simulator.games.players import budget_problems
 from simulator.games.problems import RunRefused, refuse
@@ -102,7 +110,8 @@ def doctor_create(
     owner,
     deck_id: Any,
     format: str = "",
-    gauntlet: list[dict],
+    gauntlet: list[dict] | None = None,
+    field_id: Any = None,
     source: str = DoctorRun.Source.FORMAT,
     budget: int,
     bot: str = "",
@@ -113,6 +122,9 @@ def doctor_create(
 ) -> tuple[DoctorRun, bool]:
     """Check a doctor run and start it with its round 0; (doctor, created).
 
+    Against a `gauntlet` (1 to MAX_OPPONENTS opponents, weighed alike) or a field (`field_id`:
+    one of the owner's fields or a public one, in the doctor's format; its decks become the
+    gauntlet, each weighted by its share, `_field_gauntlet`), exactly one of them.
     Everything is checked here, nothing in a worker: the deck is the owner's, the gauntlet's
     decks exist and every deck is legal for the format (the stage run's own checks, named
     `deck` and `gauntlet.N`), the source suits the deck, the budget fits. A refusal writes
@@ -123,7 +135,10 @@ def doctor_create(
         if existing is not None:
             return existing, False
     deck = _own_deck(owner=owner, deck_id=deck_id)
-    _check_input(deck=deck, source=source, gauntlet=gauntlet, budget=budget, chain=chain)
+    fmt = format or deck.format
+    gauntlet, field = _opponents(owner=owner, gauntlet=gauntlet, field_id=field_id, fmt=fmt)
+    most = MAX_OPPONENTS if field is None else FIELD_MAX_DECKS
+    _check_input(deck=deck, source=source, gauntlet=gauntlet, budget=budget, chain=chain, most=most)
     bot = bot or deck_game().default_bot()
     if bot_budget is not None:  # checked before the row is written (the stage run checks it too)
         problems = budget_problems(deck_game(), bot, bot_budget, "bot_budget")
@@ -131,10 +146,9 @@ def doctor_create(
             raise RunRefused(problems=problems)
     seed = runs.checked_seed(seed)
     _check_active_cap(owner=owner)
-    fmt = format or deck.format
     gauntlet = [
         {k: g[k] for k in ("deck", "public_deck", "starter", "bot", "budget") if k in g}
-        for g in gauntlet
+        for g in gauntlet or []
     ]
     try:
         with transaction.atomic():
@@ -142,11 +156,90 @@ def doctor_create(
                 owner=owner, deck=deck, format=fmt, gauntlet=gauntlet, source=source, bot=bot,
                 bot_budget=bot_budget, budget=budget, seed=seed, chain=chain,
                 idempotency_key=idempotency_key or None,
+                state={"field": field} if field is not None else {},
             )  # fmt: skip
     except IntegrityError:
         return DoctorRun.objects.get(owner=owner, idempotency_key=idempotency_key), False
-    _start_round_zero(doctor=doctor, gauntlet=gauntlet, budget=budget)
+    _start_round_zero(doctor=doctor, budget=budget)
     return doctor, True
+
+
+def _opponents(
+    *, owner, gauntlet: Any, field_id: Any, fmt: str
+) -> tuple[Any, dict[str, Any] | None]:
+    """The gauntlet to play and the field it comes from (None for a gauntlet given as such):
+    exactly one of `gauntlet` and `field_id`, else refused."""
+    if (gauntlet is None) == (field_id is None):
+        raise refuse(
+            "Play against a gauntlet of opponents or against a field, one of the two.",
+            attr="field" if field_id is not None else "gauntlet",
+        )
+    if field_id is None:
+        return gauntlet, None
+    return _field_gauntlet(owner=owner, field_id=field_id, fmt=fmt)
+
+
+def _field_gauntlet(*, owner, field_id: Any, fmt: str) -> tuple[list[dict], dict[str, Any]]:
+    """The gauntlet a field makes, and what the doctor keeps of the field (`state["field"]`:
+    its id, name, each opponent's share of the field and its place among the field's decks).
+
+    The field is the owner's or public (anyone else's private field is as unknown as one that
+    does not exist: "No such field.", as a foreign deck is refused), in the doctor's format, of
+    at most FIELD_MAX_DECKS decks. Each deck plays with its own bot, else the field's, else the
+    game's default. A deck of share 0 is left out: nobody plays it, so it cannot change the
+    swap's effect against the field. The doctored deck itself, if the field holds it, stays in
+    as a mirror opponent (the deck as the field plays it, not as the search changes it).
+    """
+    try:
+        field = visible_fields(user=owner).filter(pk=int(field_id)).first()
+    except (TypeError, ValueError):
+        field = None
+    if field is None:
+        raise refuse("No such field.", code="not_found", attr="field")
+    _check_field_format(field, fmt)
+    entries = field.entries if isinstance(field.entries, list) else []
+    if len(entries) > FIELD_MAX_DECKS:
+        raise refuse(
+            f"{field.name} has {len(entries)} decks; the deck doctor plays a field of at most "
+            f"{FIELD_MAX_DECKS}.", attr="field",
+        )  # fmt: skip
+    played = [(i, e) for i, e in enumerate(entries) if _share(e) > 0]
+    if not played:
+        raise refuse(f"Nobody plays any deck of {field.name}: its shares are all 0.", attr="field")
+    bot = field.bot or deck_game().default_bot()
+    gauntlet = [
+        {**{k: e[k] for k in ("deck", "public_deck", "starter", "budget") if k in e},
+         "bot": e.get("bot") or bot}
+        for _, e in played
+    ]  # fmt: skip
+    shares = normalised([_share(e) for _, e in played])
+    info = {"id": field.pk, "name": field.name, "shares": shares, "entries": [i for i, _ in played]}
+    return gauntlet, info
+
+
+def _share(entry: Any) -> float:
+    share = entry.get("share") if isinstance(entry, dict) else None
+    return float(share) if isinstance(share, int | float) and share > 0 else 0.0
+
+
+def _check_field_format(field: Any, fmt: str) -> None:
+    """Refuse a field of another format than the doctor's (a format the runs refuse is left to
+    the stage run, which names it)."""
+    game = deck_game()
+    try:
+        mine = game.prepare_rules(fmt, []).format
+    except RunRefused:
+        return
+    try:
+        theirs = game.prepare_rules(field.format, []).format
+    except RunRefused:
+        theirs = field.format
+    if theirs != mine:
+        names = dict(game.formats)
+        raise refuse(
+            f"{field.name} is a field of {names.get(theirs, theirs or 'another format')}, not "
+            f"of {names.get(mine, mine)}: doctor the deck in the field's format.", attr="field",
+        )  # fmt: skip
 
 
 def _own_deck(*, owner, deck_id: Any) -> Deck:
@@ -160,8 +253,11 @@ def _own_deck(*, owner, deck_id: Any) -> Deck:
     return deck
 
 
-def _check_input(*, deck: Deck, source: str, gauntlet: Any, budget: Any, chain: Any) -> None:
-    """Refuse a source that does not suit the deck, a gauntlet, budget or chain out of bounds."""
+def _check_input(
+    *, deck: Deck, source: str, gauntlet: Any, budget: Any, chain: Any, most: int = MAX_OPPONENTS
+) -> None:
+    """Refuse a source that does not suit the deck, a gauntlet (of at most `most` opponents),
+    budget or chain out of bounds."""
     if source not in DoctorRun.Source.values:
         raise refuse(
             f"source is one of {', '.join(DoctorRun.Source.values)}, not {source!r}.",
@@ -169,8 +265,8 @@ def _check_input(*, deck: Deck, source: str, gauntlet: Any, budget: Any, chain: 
         )
     if source == DoctorRun.Source.POOL and deck.pool_id is None:
         raise refuse("This deck has no Stud or Draw pool to add from.", attr="source")
-    if not isinstance(gauntlet, list) or not 1 <= len(gauntlet) <= MAX_OPPONENTS:
-        raise refuse(f"The gauntlet has 1 to {MAX_OPPONENTS} opponents.", attr="gauntlet")
+    if not isinstance(gauntlet, list) or not 1 <= len(gauntlet) <= most:
+        raise refuse(f"The gauntlet has 1 to {most} opponents.", attr="gauntlet")
     if not all(isinstance(g, dict) for g in gauntlet):
         raise refuse("The gauntlet is a list of decks with their bots.", attr="gauntlet")
     low = max(MIN_BUDGET, 2 * MIN_GAMES * len(gauntlet) * 10)
@@ -192,22 +288,68 @@ def _check_active_cap(*, owner) -> None:
         )
 
 
-def _start_round_zero(*, doctor: DoctorRun, gauntlet: list[dict], budget: int) -> None:
-    """Round 0: the gauntlet run that ranks the deck's cards; its refusal named as the
-    doctor's input names it (`deck`, `gauntlet.N`). The doctor takes the run's format."""
-    games = max(MIN_GAMES, int(budget * FIRST_SHARE) // len(gauntlet))
-    players = [_player(doctor, {}), *gauntlet]
+def _start_round_zero(*, doctor: DoctorRun, budget: int) -> None:
+    """Round 0: the gauntlet run (or, against a field, a run per deck of the field) that ranks
+    the deck's cards; its refusal named as the doctor's input names it (`deck`, `gauntlet.N`,
+    against a field `field`). The doctor takes the run's format."""
     try:
         with transaction.atomic():
-            run = _stage_run(doctor, players=players, kind=SimulationRun.Kind.GAUNTLET,
-                             games=games, rnd=0)  # fmt: skip
+            made = _start_ranking(doctor, change={}, total=int(budget * FIRST_SHARE))
     except RunRefused as exc:
+        field = doctor.state.get("field")
         for problem in exc.problems:
             problem["attr"] = _attr(problem.get("attr"))
+            attr = problem["attr"] or ""
+            if field is not None and attr.startswith("gauntlet."):
+                place = field["entries"][int(attr.split(".")[1])] + 1
+                problem["detail"] = f"Deck {place} of {field['name']}: {problem['detail']}"
+                problem["attr"] = "field"
         raise
-    doctor.format = run.format
-    doctor.save(update_fields=["format"])
-    DoctorStage.objects.create(doctor=doctor, run=run, round=0)
+    doctor.format = made[0].format
+    field = doctor.state.get("field")
+    if field is not None:  # the field's decks as the runs name them, for the page and the API
+        field["labels"] = [run.plan["players"][1]["label"] for run in made]
+    doctor.save(update_fields=["format", "state"])
+
+
+def _weights(doctor: DoctorRun) -> list[float] | None:
+    """The weight of each opponent: its share of the field; None for a gauntlet (weighed
+    alike, pooled as one: the doctor as it was before fields)."""
+    field = doctor.state.get("field")
+    return None if field is None else list(field["shares"])
+
+
+def _start_ranking(doctor: DoctorRun, *, change: dict[str, int], total: int) -> list[SimulationRun]:
+    """A round 0 (ranking the cuts) of `total` games or so: one gauntlet run of the working
+    deck against every opponent, even games; against a field a run per deck of the field (the
+    stage's `swap` is `{"opponent": i}`), games in proportion to the shares
+    (`weighting.field_games`)."""
+    base = _player(doctor, change)
+    weights = _weights(doctor)
+    if weights is None:
+        games = max(MIN_GAMES, total // len(doctor.gauntlet))
+        groups: list[tuple[dict | None, list[dict], int]] = [(None, doctor.gauntlet, games)]
+    else:
+        spread = field_games(total, weights, MIN_GAMES)
+        groups = [
+            ({"opponent": i}, [g], n) for i, (g, n) in enumerate(zip(doctor.gauntlet, spread))
+        ]
+    made = []
+    for swap, opponents, games in groups:
+        try:
+            run = _stage_run(doctor, players=[base, *opponents], kind=SimulationRun.Kind.GAUNTLET,
+                             games=games, rnd=doctor.round)  # fmt: skip
+        except RunRefused as exc:  # a field's deck i sits at place 1: name it as gauntlet.i
+            if swap is not None:
+                for problem in exc.problems:
+                    attr = problem.get("attr") or ""
+                    if attr == "players.1" or attr.startswith("players.1."):
+                        rest = attr[len("players.1") :]
+                        problem["attr"] = f"players.{swap['opponent'] + 1}{rest}"
+            raise
+        DoctorStage.objects.create(doctor=doctor, run=run, round=doctor.round, swap=swap)
+        made.append(run)
+    return made
 
 
 # --- advancing ---------------------------------------------------------------------------------
@@ -251,7 +393,7 @@ def doctor_advance(*, doctor_id: int) -> int:
             why = ended[0].error or f"a run was {ended[0].status}"
             _finish(doctor, failed=f"A stage of the search did not finish: {why}.")
         elif doctor.round == doctor.state.get("round0", 0):
-            _start_halving(doctor, runs[0])
+            _start_halving(doctor, stages)
         else:
             _next_round(doctor, stages)
         doctor.save()
@@ -370,9 +512,32 @@ def _key(swap: dict[str, str]) -> str:
     return f"{swap['cut']} {swap['add']}"
 
 
-def _start_halving(doctor: DoctorRun, run: SimulationRun) -> None:
+def _field_ranking(
+    doctor: DoctorRun, stages: list[DoctorStage], cards: dict[str, int]
+) -> list[dict[str, Any]]:
+    """The cut ranking against a field: round 0's run per deck of the field, each game
+    weighted by the deck's share over its games (`weighting.weighted_cut_ranking`)."""
+    weights = _weights(doctor) or []
+    opponents = []
+    for stage in stages:
+        row = run_report(stage.run)["players"][0]
+        opponents.append(
+            {
+                "weight": weights[(stage.swap or {})["opponent"]],
+                "games": row.get("games", 0),
+                "wins": row.get("wins", 0),
+                "cards": {c["code"]: c for c in row.get("cards", [])},
+            }
+        )
+    return weighted_cut_ranking(cards, opponents)
+
+
+def _start_halving(doctor: DoctorRun, stages: list[DoctorStage]) -> None:
     cards = working_cards(doctor)
-    ranking = _cut_ranking(run, cards)
+    if _weights(doctor) is None:
+        ranking = _cut_ranking(stages[0].run, cards)
+    else:
+        ranking = _field_ranking(doctor, stages, cards)
     rng = random.Random(runs.stage_seed(doctor.seed, doctor.round))
     per_cut: list[list[dict[str, str]]] = []
     cuts = cut_candidates(ranking)
@@ -409,25 +574,32 @@ def _start_halving(doctor: DoctorRun, run: SimulationRun) -> None:
 
 
 def _play_round(doctor: DoctorRun, swaps: list[dict[str, str]]) -> None:
-    """Start the next round: one what-if run per live swap, all on the round's own seed."""
+    """Start the next round: one what-if run per live swap (against a field, one per swap and
+    deck of the field, the games in proportion to the shares), all on the round's own seed."""
     doctor.round += 1
     looks_left = doctor.state["looks"] - (_look(doctor) - 1)
     remaining = doctor.budget - doctor.games_spent
-    opponents = len(doctor.gauntlet)
-    games = max(MIN_GAMES, remaining // looks_left // (len(swaps) * 2 * opponents))
+    weights = _weights(doctor)
+    total = remaining // looks_left // (len(swaps) * 2)  # a swap's games a side this round
+    groups: list[tuple[int | None, list[dict], int]]
+    if weights is None:
+        games: int | list[int] = max(MIN_GAMES, total // len(doctor.gauntlet))
+        groups = [(None, doctor.gauntlet, max(MIN_GAMES, total // len(doctor.gauntlet)))]
+    else:
+        games = field_games(total, weights, MIN_GAMES)
+        groups = [(i, [g], n) for i, (g, n) in enumerate(zip(doctor.gauntlet, games))]
     doctor.state["games"] = {**doctor.state.get("games", {}), str(doctor.round): games}
     base = _player(doctor, doctor.state.get("working", {}))
     for swap in swaps:
         changed = _player(doctor, _with_swap(doctor.state.get("working", {}), swap))
         changed.pop("label", None)  # the deck's name and "(changed)", as in any what-if
-        run = _stage_run(
-            doctor, players=[base, changed, *doctor.gauntlet], kind=SimulationRun.Kind.WHAT_IF,
-            games=games, rnd=doctor.round,
-        )  # fmt: skip
-        DoctorStage.objects.create(doctor=doctor, run=run, round=doctor.round, swap=swap)
-
-
-PAIR_KEYS = ("n", "sum_d", "sum_d2", "a_only", "b_only")
+        for opponent, opponents, n in groups:
+            run = _stage_run(
+                doctor, players=[base, changed, *opponents], kind=SimulationRun.Kind.WHAT_IF,
+                games=n, rnd=doctor.round,
+            )  # fmt: skip
+            tag = swap if opponent is None else {**swap, "opponent": opponent}
+            DoctorStage.objects.create(doctor=doctor, run=run, round=doctor.round, swap=tag)
 
 
 def _pair_totals(run: SimulationRun) -> dict[str, float]:
@@ -436,9 +608,54 @@ def _pair_totals(run: SimulationRun) -> dict[str, float]:
     return {k: sum(p[k] for p in pairs) for k in PAIR_KEYS}
 
 
-def _pooled(run: SimulationRun) -> dict[str, Any]:
-    """The paired comparison of the swap against the deck, pooled over the gauntlet."""
-    return paired_test(*_pair_totals(run).values())
+def _pooled(run: SimulationRun, weights: list[float] | None = None) -> dict[str, Any]:
+    """The paired comparison of the swap against the deck, pooled over the run's opponents:
+    alike, or weighted by `weights` (one per opponent) as against a field."""
+    if weights is None:
+        return paired_test(*_pair_totals(run).values())
+    pairs = (run.aggregate or {}).get("pairs") or []
+    return weighted_paired_test(pairs, weights)
+
+
+def _add_round(doctor: DoctorRun, stages: list[DoctorStage]) -> None:
+    """Add a round's games to each swap's totals (`state["totals"]`): its paired counts summed
+    over the gauntlet, its runs and games; against a field also per deck of the field (`per`),
+    the rounds it played (`looks`) and, as its evidence (`lead`), its run against the deck of
+    the largest share."""
+    weights = _weights(doctor)
+    lead = None if weights is None else weights.index(max(weights))
+    totals: dict[str, dict[str, Any]] = doctor.state["totals"]
+    played: set[str] = set()
+    for stage in stages:
+        swap: dict[str, Any] = stage.swap or {}
+        mine = totals.setdefault(_key(swap), {**{k: 0 for k in PAIR_KEYS}, "runs": []})
+        counts = _pair_totals(stage.run)
+        for k, v in counts.items():
+            mine[k] += v
+        mine["runs"].append(stage.run_id)
+        mine["games"] = mine.get("games", 0) + stage.run.games_done
+        if weights is None:
+            continue
+        per = mine.setdefault("per", {})
+        per = per.setdefault(str(swap["opponent"]), dict.fromkeys(PAIR_KEYS, 0))
+        for k, v in counts.items():
+            per[k] += v
+        if _key(swap) not in played:
+            played.add(_key(swap))
+            mine["looks"] = mine.get("looks", 0) + 1
+        if swap["opponent"] == lead:
+            mine["lead"] = stage.run_id
+
+
+def _swap_test(had: dict[str, Any], weights: list[float] | None) -> dict[str, Any]:
+    """A swap's paired test on all its games: pooled over the gauntlet (weighed alike), or
+    against a field the share-weighted mean of its change against each deck
+    (`weighting.weighted_paired_test`)."""
+    if weights is None:
+        return paired_test(*(had[k] for k in PAIR_KEYS))
+    zero = dict.fromkeys(PAIR_KEYS, 0)
+    per = had.get("per", {})
+    return weighted_paired_test([per.get(str(i), zero) for i in range(len(weights))], weights)
 
 
 def _next_round(doctor: DoctorRun, stages: list[DoctorStage]) -> None:
@@ -447,13 +664,8 @@ def _next_round(doctor: DoctorRun, stages: list[DoctorStage]) -> None:
     or the looks are over, else keep the better half for the next round."""
     state = doctor.state
     totals: dict[str, dict[str, Any]] = state["totals"]
-    for stage in stages:
-        swap: dict[str, str] = stage.swap or {}
-        mine = totals.setdefault(_key(swap), {**{k: 0 for k in PAIR_KEYS}, "runs": []})
-        for k, v in _pair_totals(stage.run).items():
-            mine[k] += v
-        mine["runs"].append(stage.run_id)
-        mine["games"] = mine.get("games", 0) + stage.run.games_done
+    _add_round(doctor, stages)
+    weights = _weights(doctor)
     look = _look(doctor)
     level = state["levels"][look - 1]
     live = {_key(s) for s in state["alive"]}
@@ -462,10 +674,10 @@ def _next_round(doctor: DoctorRun, stages: list[DoctorStage]) -> None:
         had = totals.get(_key(swap))
         if had is None:
             continue
-        test = paired_test(*(had[k] for k in PAIR_KEYS))
+        test = _swap_test(had, weights)
         scored.append({**swap, **test, "p": one_sided_p(test), "games": had["games"],
-                       "run": had["runs"][-1], "runs": list(had["runs"]),
-                       "look": len(had["runs"])})  # fmt: skip
+                       "run": had.get("lead", had["runs"][-1]), "runs": list(had["runs"]),
+                       "look": had.get("looks", len(had["runs"]))})  # fmt: skip
     # Holm over the whole family, a dropped swap counted with p = 1 (it is not tested
     # again): the family is fixed before round 1, so dropping swaps on their data cannot
     # bias it (docs/doctor.md).
@@ -517,8 +729,12 @@ def _verdict(
         )  # fmt: skip
     suggested = [s for s in swaps if s["significant"]]
     looks = doctor.state.get("looks", 0)
+    method = method_words(len(swaps), looks)
+    field = doctor.state.get("field")
+    if field is not None and swaps:
+        method += f"; each change is against the field {field['name']}, weighted by its shares"
     return {
-        "method": method_words(len(swaps), looks),
+        "method": method,
         "improved": bool(suggested),
         "stopped_early": stopped_early,
         "looks": looks,
@@ -613,12 +829,7 @@ def _end_step(doctor: DoctorRun, verdict: dict[str, Any]) -> None:
         for key in ("cuts", "family", "alive", "totals", "history", "p_adjusted"):
             state.pop(key, None)
         remaining = doctor.budget - doctor.games_spent
-        games = max(MIN_GAMES, int(remaining * FIRST_SHARE) // len(doctor.gauntlet))
-        run = _stage_run(
-            doctor, players=[_player(doctor, state["working"]), *doctor.gauntlet],
-            kind=SimulationRun.Kind.GAUNTLET, games=games, rnd=doctor.round,
-        )  # fmt: skip
-        DoctorStage.objects.create(doctor=doctor, run=run, round=doctor.round)
+        _start_ranking(doctor, change=state["working"], total=int(remaining * FIRST_SHARE))
         return
     _finish(doctor, result=_result(doctor))
 
@@ -628,11 +839,33 @@ def _result(doctor: DoctorRun) -> dict[str, Any]:
     the deck as it is), every step in `steps`, and the games spent and left."""
     steps = doctor.state["steps"]
     first = {k: v for k, v in steps[0].items() if k not in ("step", "games")}
-    return {
+    result = {
         **first,
         "steps": steps,
         "games_spent": doctor.games_spent,
         "budget_left": doctor.budget - doctor.games_spent,
+    }
+    if doctor.state.get("field") is not None:
+        result["field"] = doctor_field(doctor)
+    return result
+
+
+def doctor_field(doctor: DoctorRun) -> dict[str, Any] | None:
+    """The field a doctor plays against, None for a gauntlet: its id and name, `against` in
+    words, and its decks as opponents, each with its label, its share of the field (the
+    weight of its games) and its place among the field's decks (from 1)."""
+    field = doctor.state.get("field")
+    if field is None:
+        return None
+    labels = field.get("labels") or [f"Deck {i + 1}" for i in field["entries"]]
+    return {
+        "id": field["id"],
+        "name": field["name"],
+        "against": f"against the field {field['name']}, weighted by its shares",
+        "opponents": [
+            {"label": label, "share": share, "place": place + 1}
+            for label, share, place in zip(labels, field["shares"], field["entries"], strict=True)
+        ],
     }
 
 

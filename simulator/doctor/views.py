@@ -32,6 +32,8 @@ ATTR_WORDS = {
     "bot_budget": "Your deck's bot",
     "source": "Added cards",
     "format": "Format",
+    "field": "Field",
+    "gauntlet": "Opponents",
 }
 
 
@@ -53,6 +55,27 @@ def _opponent_choices(user) -> list[tuple[str, str]]:
         for d in Deck.objects.filter(owner=user).order_by("name", "pk")
     ]
     return starters + mine
+
+
+def _field_choices(user, deck: Deck) -> list[tuple[str, str]]:
+    """My fields and everyone's public fields in the deck's format, mine first, by name."""
+    game = deck_game()
+    names = dict(game.formats)
+    out = []
+    for field in sorted(
+        selectors.visible_fields(user=user),
+        key=lambda f: (f.owner_id != user.pk, f.name.lower(), f.pk),
+    ):
+        try:
+            fmt = game.prepare_rules(field.format, []).format
+        except DomainError:
+            continue
+        if fmt != deck.format:
+            continue
+        whose = "your field" if field.owner_id == user.pk else f"public, by {field.owner}"
+        decks = len(field.entries) if isinstance(field.entries, list) else 0
+        out.append((str(field.pk), f"{field.name} ({whose}, {decks} decks, {names.get(fmt, fmt)})"))
+    return out
 
 
 def _gauntlet_from_post(post) -> list[dict]:
@@ -84,10 +107,13 @@ def doctor_new(request, deck_id: int):
         except ValueError:
             budget = 0
         bot = post.get("bot") or deck_game().default_bot()
+        field = post.get("against") == "field"
         try:
             doctor, _ = doctors.doctor_create(
                 owner=request.user, deck_id=deck.pk, format=post.get("format", ""),
-                gauntlet=_gauntlet_from_post(post), source=post.get("source", ""),
+                gauntlet=None if field else _gauntlet_from_post(post),
+                field_id=(post.get("field") or "") if field else None,
+                source=post.get("source", ""),
                 budget=budget, bot=post.get("bot") or "", chain=post.get("chain") == "on",
                 bot_budget=posted_budget(post, "bot_budget", bot, deck_game()),
                 idempotency_key=post.get("idempotency_key") or None,
@@ -107,6 +133,10 @@ def doctor_new(request, deck_id: int):
         "budgets": BUDGETS,
         "chosen_budget": (post or {}).get("budget") or str(BUDGETS[2]),
         "opponents": _opponent_choices(request.user),
+        "fields": _field_choices(request.user, deck),
+        "chosen_field": (post or request.GET).get("field", ""),
+        "against": (post or {}).get("against")
+        or ("field" if request.GET.get("field") else "gauntlet"),
         "rows": [
             {
                 "index": i,
@@ -195,6 +225,7 @@ def _detail_context(doctor: DoctorRun) -> dict:
         "step": len(doctor.state.get("steps", [])) + 1,
         "look": doctor.round - doctor.state.get("round0", 0),
         "measured": bots_text(bots),
+        "field": doctors.doctor_field(doctor),
         "stronger": bot_name(stronger).lower() if stronger else "",
         # A double-clicked "Check with stronger bots" sends the same key twice: one check.
         "idempotency_key": uuid.uuid4().hex,
