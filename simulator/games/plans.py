@@ -96,6 +96,12 @@ class PositionAggregate(TypedDict):
     stakes: dict[str, int]
     shootouts_by_stat: dict[str, list[int]]
     cards: dict[str, CardAggregate]
+    # Tables of more than two seats only (runner._record_table_seat): how many seats shared
+    # each win of this position (1: it won alone; no winner at all is every seat's share), and
+    # its finishing place by ending stake where the game reports stakes (tied seats share the
+    # mean of their places: "1.5"), each a histogram.
+    shared_wins: NotRequired[dict[str, int]]
+    places: NotRequired[dict[str, int]]
 
 
 class MatchupAggregate(TypedDict):

@@ -117,9 +117,13 @@ def _record_game(
         _bump(agg["shootouts"], facts.shootouts)
     if not facts.winners:
         agg["draws"] += 1
+    table = len(order) > 2
+    places = finishing_places(facts.stakes) if table and facts.stakes is not None else None
     for seat, pos in enumerate(order):
         entry = agg["positions"][pos]
         entry["games"] += 1
+        if table:
+            _record_table_seat(entry, seat, len(order), facts.winners, places)
         won = seat in facts.winners
         if won and len(facts.winners) == 1:
             entry["wins"] += 1
@@ -162,6 +166,24 @@ def _record_game(
                 card["shootouts"] += 1
                 card["chips"] += chips
                 card["chips_sq"] += chips * chips
+
+
+def finishing_places(stakes: list[int]) -> list[float]:
+    """Each seat's finishing place by its ending stake: 1 + the seats with more, seats tied
+    sharing the mean of their places (two tied at the top are both 1.5)."""
+    return [1 + sum(o > s for o in stakes) + (sum(o == s for o in stakes) - 1) / 2 for s in stakes]
+
+
+def _record_table_seat(
+    entry: PositionAggregate, seat: int, n_seats: int, winners: list[int],
+    places: list[float] | None,
+) -> None:  # fmt: skip
+    """A table of more than two seats: how many seats shared this seat's win (none won: all of
+    them did), and its finishing place, as exact histograms (merged by key, like `stakes`)."""
+    if seat in winners or not winners:
+        _bump(entry.setdefault("shared_wins", {}), len(winners) or n_seats)
+    if places is not None:
+        _bump(entry.setdefault("places", {}), f"{places[seat]:g}")
 
 
 def _empty_card() -> CardAggregate:

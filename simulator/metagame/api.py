@@ -82,7 +82,8 @@ class FieldViewSet(viewsets.GenericViewSet):
     @extend_schema(request=s.FieldWriteSerializer, responses={201: s.FieldSerializer, 400: ERRORS})
     def create(self, request):
         """Save a field: 2 to 16 decks, each legal for the format and yours, public or a
-        starter, with its share of the players. Every problem is answered at once (`attr`
+        starter, with its share of the players; heads-up, or tables of 3 to 8 seats where the
+        game seats that many. Every problem is answered at once (`attr`
         names it, e.g. `entries.3.share`); nothing is written."""
         data = s.FieldWriteSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -90,7 +91,7 @@ class FieldViewSet(viewsets.GenericViewSet):
         field = metagame.field_create(
             owner=request.user, name=v["name"], entries=[dict(e) for e in v["entries"]],
             budget=v["budget"], format=v["format"], bot=v["bot"], confidence=v["confidence"],
-            target=v["target"], public=v["public"],
+            target=v["target"], public=v["public"], table_size=v["table_size"],
         )  # fmt: skip
         return self._answer(field, status.HTTP_201_CREATED)
 
@@ -235,7 +236,9 @@ def export_response(field_run: FieldRun, kind: str) -> HttpResponse | StreamingH
         response = HttpResponse(body, content_type="application/json")
     else:
         response = StreamingHttpResponse(
-            csv_format.write(selectors.field_run_csv_rows(field_run), header=selectors.CSV_HEADER),
+            csv_format.write(
+                selectors.field_run_csv_rows(field_run), header=selectors.csv_header(field_run)
+            ),
             content_type="text/csv; charset=utf-8",
         )
     response["Content-Disposition"] = f'attachment; filename="{name}.{kind}"'

@@ -33,6 +33,9 @@ class Field(models.Model):
     budget = models.PositiveIntegerField(help_text="Games a field run may play.")
     confidence = models.FloatField(default=0.95)
     target = models.CharField(max_length=10, choices=Target.choices, default=Target.BEST)
+    table_size = models.PositiveSmallIntegerField(
+        default=2, help_text="Seats at a table: 2 (heads-up) or 3 to 8 where the game seats more."
+    )
     public = models.BooleanField(default=False, help_text="Anyone may read and copy it.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -67,6 +70,7 @@ class FieldRun(models.Model):
     budget = models.PositiveIntegerField()
     confidence = models.FloatField()
     target = models.CharField(max_length=10, choices=Target.choices)
+    table_size = models.PositiveSmallIntegerField(default=2)
     seed = models.BigIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     round = models.PositiveSmallIntegerField(default=0)
@@ -103,17 +107,23 @@ class FieldRun(models.Model):
 
 
 class FieldStage(models.Model):
-    """One simulation run of a field run: decks i and j heads-up (a match run of the two,
-    their seats alternating game by game), in one round."""
+    """One simulation run of a field run, in one round: decks i and j heads-up (a match run of
+    the two, their seats alternating game by game); or, at a table of more seats, the table's
+    composition in `seats` (deck indices, sorted; a deck may hold several seats), i and j then
+    its first two decks."""
 
     field_run = models.ForeignKey(FieldRun, on_delete=models.CASCADE, related_name="stages")
     run = models.OneToOneField(SimulationRun, on_delete=models.CASCADE, related_name="field_stage")
     round = models.PositiveSmallIntegerField()
     i = models.PositiveSmallIntegerField()
     j = models.PositiveSmallIntegerField()
+    seats = models.JSONField(
+        null=True, blank=True, default=None,
+        help_text="A table of more than two seats: the deck in each seat (None: heads-up).",
+    )  # fmt: skip
 
     class Meta:
-        ordering = ["field_run", "round", "i", "j"]
+        ordering = ["field_run", "round", "i", "j", "id"]
 
     def __str__(self) -> str:
         return f"field run {self.field_run_id} round {self.round} ({self.i}, {self.j})"

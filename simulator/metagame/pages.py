@@ -74,10 +74,28 @@ def and_list(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def table_words(size: int) -> str:
+    """A table size in words: "heads-up", "tables of 4 players"."""
+    return "heads-up" if size <= 2 else f"tables of {size} players"
+
+
+def table_size_choices(current: Any = None) -> list[tuple[str, str]]:
+    """The table sizes the form offers: heads-up, then 3 to 8 players as far as the game seats
+    them (and a size the field holds that the game no longer seats, so it shows)."""
+    spec = deck_game().spec
+    high = min(8, spec.max_players)
+    options = [("2", "Heads-up: two players, every pair of decks")]
+    options += [(str(k), f"{k} players, tables drawn from the field") for k in range(3, high + 1)]
+    if isinstance(current, int) and str(current) not in dict(options):
+        options.append((str(current), f"{current} players"))
+    return options
+
+
 def settings_words(of: Field | FieldRun) -> list[str]:
     """A field's (or a field run's: the field as it started) settings, one phrase each."""
     return [
         format_words(of.format),
+        table_words(of.table_size),
         f"decks played by {bot_words(of.bot or deck_game().default_bot())} unless a deck says "
         "otherwise",
         f"up to {of.budget:,} games",
@@ -168,6 +186,12 @@ def run_answer(field_run: FieldRun | None) -> str:
     if field_run.status != FieldRun.Status.DONE or not field_run.result:
         return field_run.get_status_display()
     result, names = field_run.result, run_deck_names(field_run)
+    if "table" in result:
+        best = result["table"]["best"]
+        return (
+            f"Bring {names[best['deck']]} (wins {percent_text(best['estimate'])} at "
+            f"{table_words(field_run.table_size)})"
+        )
     if field_run.target == Target.SUPPORT:
         support = [names[i] for i in result["nash"]["support"]]
         return f"The equilibrium: {and_list(support)}"
@@ -192,14 +216,22 @@ def progress(field_run: FieldRun) -> dict[str, Any]:
         "status": ("Playing" if played else "Queued")
         if field_run.is_active
         else field_run.get_status_display(),
-        "round_text": (
-            "the first round: the pairs without games from the earlier run"
-            if field_run.counts.get("reused")
-            else "the first round: every pair gets games"
-        )
-        if field_run.round == 0
-        else f"round {field_run.round + 1}: games where they can change the answer",
+        "round_text": _round_text(field_run),
     }
+
+
+def _round_text(field_run: FieldRun) -> str:
+    """The round being played, in words."""
+    k, first = field_run.table_size, field_run.round == 0
+    if k > 2:
+        if first:
+            return f"the first round: tables of {k} drawn from the field"
+        return f"round {field_run.round + 1}: more tables of {k} drawn from the field"
+    if first and field_run.counts.get("reused"):
+        return "the first round: the pairs without games from the earlier run"
+    if first:
+        return "the first round: every pair gets games"
+    return f"round {field_run.round + 1}: games where they can change the answer"
 
 
 # --- a finished field run --------------------------------------------------------------------
@@ -468,8 +500,11 @@ def _games(field_run: FieldRun, names: list[str]) -> dict[str, Any]:
 
 
 def result_page(field_run: FieldRun) -> dict[str, Any]:
-    """Everything a finished field run's page shows, section by section."""
+    """Everything a finished field run's page shows, section by section (a table run's:
+    table_page)."""
     result = field_run.result or {}
+    if "table" in result:
+        return table_page(field_run)
     names = run_deck_names(field_run)
     return {
         "names": names,
@@ -492,3 +527,114 @@ def run_decks(field_run: FieldRun) -> list[dict[str, Any]]:
             names, field_run.entries, shares_of(field_run.entries), strict=True
         )
     ]
+
+
+# --- a finished run at tables of more than two seats ------------------------------------------
+
+
+def place_text(row: Mapping[str, Any]) -> str:
+    """A mean finishing place with its interval: "2.31 (2.20 to 2.42)"; "—" without places."""
+    if row.get("mean_place") is None:
+        return "—"
+    return f"{row['mean_place']:.2f} ({row['place_low']:.2f} to {row['place_high']:.2f})"
+
+
+def _edge_text(edge: float) -> str:
+    """A win rate's edge over a random seat's, in points with a true minus sign."""
+    points = round(100 * edge, 1)
+    sign = "+" if points > 0 else "−" if points < 0 else "±"
+    return f"{sign}{abs(points):g} points"
+
+
+def _table_summary(field_run: FieldRun, result: Mapping[str, Any], names: list[str]) -> dict:
+    """The answer first: the deck to bring to these tables, and how the run stopped."""
+    table, k = result["table"], field_run.table_size
+    best, level = table["best"], percent_text(field_run.confidence)
+    headline = (
+        f"Bring {names[best['deck']]}: it wins {percent_text(best['estimate'])} "
+        f"({interval_text(best['low'], best['high'])}) of its games at tables of {k} drawn from "
+        f"this field, where a seat taken at random wins {percent_text(1 / k)}; the chance it "
+        f"is the best choice is {chance_text(best['p_best'])}."
+    )
+    close = [names[t["deck"]] for t in result["tiers"]
+             if t["tier"] == 1 and t["deck"] != best["deck"]]  # fmt: skip
+    also = f"Also in tier 1, too close to tell apart from it: {and_list(close)}." if close else ""
+    games, budget = result["games"], field_run.budget
+    rounds = f"{result['rounds']} round{'s' if result['rounds'] != 1 else ''}"
+    if result["stopped_by"] == "rule":
+        stopped = (
+            f"Answered at the {level} confidence you asked for: the best deck was known after "
+            f"{games:,} of the {budget:,} games the budget allowed ({rounds})."
+        )
+    else:
+        stopped = (
+            f"The budget ran out before the answer reached {level} confidence: {games:,} of "
+            f"{budget:,} games played in {rounds}. The answer above is the best guess so far; "
+            "a bigger budget would make it surer."
+        )
+    return {"headline": headline, "also": also, "stopped": stopped,
+            "answered": result["stopped_by"] == "rule", "reused": ""}  # fmt: skip
+
+
+def _table_tiers(result: Mapping[str, Any], names: list[str], confidence: float) -> dict:
+    """The tier list at the tables: rows in tier order (win rate, interval, edge over 1/k, mean
+    place, chance of being best) and its chart; the decks never seated listed apart."""
+    rates = {r["deck"]: r for r in result["table"]["rates"]}
+    rows = [
+        {**t, "name": names[t["deck"]], "rate": percent_text(t["estimate"]),
+         "interval": interval_text(t["low"], t["high"]), "edge": _edge_text(t["edge"]),
+         "place": place_text(rates[t["deck"]]), "chance": chance_text(t["p_best"]),
+         "seats": int(t["seats"])}
+        for t in result["tiers"]
+    ]  # fmt: skip
+    chart = _bars(
+        [f"Tier {r['tier']}: {r['name']}" for r in rows],
+        [round(100 * r["estimate"], 1) for r in rows],
+        [[round(100 * r["low"], 1), round(100 * r["high"], 1)] for r in rows],
+        [
+            f"wins {r['rate']} ({r['interval']}) of {r['seats']:,} seat-games; the best choice "
+            f"in {r['chance']} of the draws"
+            for r in rows
+        ],
+        title="Win rate at these tables",
+        x=f"Win rate at the tables (bar) and its {percent_text(confidence)} interval (line)",
+        name="At the tables",
+    )
+    unplayed = [names[i] for i, r in rates.items() if not r["played"]]
+    return {"rows": rows, "chart": chart, "unplayed": unplayed}
+
+
+def _table_games(field_run: FieldRun, result: Mapping[str, Any], names: list[str]) -> dict:
+    """Where the games went: per composition drawn, its decks in words and its games, most
+    played first; and the reason."""
+    compositions = sorted(result["table"]["compositions"], key=lambda c: (-c["games"], c["seats"]))
+    rows = []
+    for c in compositions:
+        counted: dict[int, int] = {}
+        for k in c["seats"]:
+            counted[k] = counted.get(k, 0) + 1
+        words = [f"{n} × {names[k]}" if n > 1 else names[k] for k, n in counted.items()]
+        rows.append({"decks": and_list(words), "games": int(c["games"])})
+    return {"rows": rows, "reason": result["table"]["notes"]["tables"],
+            "rounds": len(field_run.rounds)}  # fmt: skip
+
+
+def table_page(field_run: FieldRun) -> dict[str, Any]:
+    """Everything a finished run at tables of 3 to 8 seats shows: the answer, the tier list
+    with each deck's win rate, edge and mean place, what no matchup matrix can say, and the
+    games per table composition."""
+    result = field_run.result or {}
+    names = run_deck_names(field_run)
+    k = field_run.table_size
+    return {
+        "table": True,
+        "k": k,
+        "baseline": percent_text(1 / k),
+        "random_place": f"{(k + 1) / 2:g}",
+        "names": names,
+        "summary": _table_summary(field_run, result, names),
+        "tiers": _table_tiers(result, names, field_run.confidence),
+        "places": result["table"]["places"],
+        "games": _table_games(field_run, result, names),
+        "level": percent_text(field_run.confidence),
+    }

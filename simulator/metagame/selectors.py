@@ -56,6 +56,8 @@ def field_run_export(field_run: FieldRun) -> dict[str, Any]:
     chance, its interval and games) and each deck's figures against the field (expected win
     rate, interval, chance of being best, tier)."""
     result = field_run.result or {}
+    if "table" in result:
+        return _table_export(field_run, result)
     labels = result["decks"]
     tier_of = {row["deck"]: row for row in result["tiers"]}
     decks = []
@@ -76,18 +78,57 @@ def field_run_export(field_run: FieldRun) -> dict[str, Any]:
     return {
         "field": field_run.field.name, "format": field_run.format, "target": field_run.target,
         "confidence": field_run.confidence, "games": field_run.games_spent,
-        "stopped_by": result["stopped_by"], "labels": labels, "matrix": matrix, "decks": decks,
+        "stopped_by": result["stopped_by"], "table_size": 2, "labels": labels,
+        "matrix": matrix, "decks": decks,
+    }  # fmt: skip
+
+
+def _table_export(field_run: FieldRun, result: dict[str, Any]) -> dict[str, Any]:
+    """A finished table run's figures: each deck's win rate at the tables with its interval,
+    edge over 1/k, mean place, chance of being best and tier; the games per composition; no
+    matrix (and the note that says why)."""
+    labels, table = result["decks"], result["table"]
+    tier_of = {row["deck"]: row for row in result["tiers"]}
+    decks = [
+        {
+            "deck": labels[i], "share": field_run.entries[i]["share"],
+            "estimate": row["estimate"], "low": row["low"], "high": row["high"],
+            "p_best": row["p_best"], "tier": tier_of.get(i, {}).get("tier"),
+            "rank": tier_of.get(i, {}).get("rank"), "games": row["seats"], "edge": row["edge"],
+            "mean_place": row["mean_place"], "place_low": row["place_low"],
+            "place_high": row["place_high"],
+        }
+        for i, row in enumerate(table["rates"])
+    ]  # fmt: skip
+    tables = [
+        {"decks": [labels[k] for k in c["seats"]], "games": c["games"]}
+        for c in table["compositions"]
+    ]
+    return {
+        "field": field_run.field.name, "format": field_run.format, "target": field_run.target,
+        "confidence": field_run.confidence, "games": field_run.games_spent,
+        "stopped_by": result["stopped_by"], "table_size": result["table_size"],
+        "labels": labels, "matrix": [], "decks": decks, "tables": tables,
+        "note": table["notes"]["matrix"],
     }  # fmt: skip
 
 
 CSV_HEADER = ("kind", "deck", "opponent", "estimate", "low", "high", "games", "share", "p_best",
               "tier")  # fmt: skip
+TABLE_CSV_HEADER = (*CSV_HEADER, "edge", "mean_place", "place_low", "place_high")
+
+
+def csv_header(field_run: FieldRun) -> tuple[str, ...]:
+    """The CSV's columns: a table run's add each deck's edge and mean place."""
+    return TABLE_CSV_HEADER if field_run.table_size > 2 else CSV_HEADER
 
 
 def field_run_csv_rows(field_run: FieldRun) -> list[list[Any]]:
     """The export as CSV rows under CSV_HEADER: a `deck` row per deck (its figures against the
     field), then a `pair` row per deck and opponent (the row deck's win chance against it)."""
     export = field_run_export(field_run)
+    if export["table_size"] > 2:
+        return _table_csv_rows(export)
     labels = export["labels"]
     rows: list[list[Any]] = [
         ["deck", d["deck"], "", d["estimate"], d["low"], d["high"], d["games"], d["share"],
@@ -99,4 +140,19 @@ def field_run_csv_rows(field_run: FieldRun) -> list[list[Any]]:
             if i != j:
                 rows.append(["pair", labels[i], labels[j], cell["estimate"], cell["low"],
                              cell["high"], cell["games"], "", "", ""])  # fmt: skip
+    return rows
+
+
+def _table_csv_rows(export: dict[str, Any]) -> list[list[Any]]:
+    """A table run's CSV rows under TABLE_CSV_HEADER: a `deck` row per deck (its win rate at the
+    tables, edge and mean place), then a `table` row per composition (its decks, one a seat,
+    and its games)."""
+    rows: list[list[Any]] = [
+        ["deck", d["deck"], "", d["estimate"], d["low"], d["high"], d["games"], d["share"],
+         d["p_best"], d["tier"], d["edge"], d["mean_place"], d["place_low"], d["place_high"]]
+        for d in export["decks"]
+    ]  # fmt: skip
+    for table in export["tables"]:
+        rows.append(["table", " + ".join(table["decks"]), "", "", "", "", table["games"], "", "",
+                     "", "", "", "", ""])  # fmt: skip
     return rows

@@ -66,6 +66,11 @@ class FieldWriteSerializer(StrictJSON, serializers.Serializer):
         "exploit (the equilibrium's support).",
     )  # fmt: skip
     public = serializers.BooleanField(default=False, help_text="Anyone may read and copy it.")
+    table_size = serializers.IntegerField(
+        min_value=2, max_value=metagame.MAX_TABLE, default=2,
+        help_text="Seats at a table: 2 (heads-up: every pair of decks) or 3 to 8 where the game "
+        "seats more (tables drawn from the field by the shares; target best only).",
+    )  # fmt: skip
 
 
 class FieldCopySerializer(StrictJSON, serializers.Serializer):
@@ -104,7 +109,7 @@ class FieldSerializer(serializers.ModelSerializer):
         model = Field
         fields = [
             "id", "url", "runs_url", "owner", "mine", "name", "format", "bot", "entries",
-            "budget", "confidence", "target", "public", "created_at", "updated_at",
+            "budget", "confidence", "target", "table_size", "public", "created_at", "updated_at",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -144,14 +149,38 @@ class ReusedSerializer(serializers.Serializer):
     )
 
 
+class TableCountsSerializer(serializers.Serializer):
+    """A table field run's counts so far, per deck (by index) and per composition."""
+
+    seats = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Seat-games each deck played."
+    )
+    wins = serializers.ListField(
+        child=serializers.FloatField(),
+        help_text="Its wins among them: finishing first, a win shared by t seats 1/t.",
+    )
+    place_sum = serializers.ListField(child=serializers.FloatField(), help_text="Σ places.")
+    place_sq = serializers.ListField(child=serializers.FloatField(), help_text="Σ places².")
+    placed = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Seat-games with a place (0: no places)."
+    )
+    compositions = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text='Games per composition, keyed by its decks\' indices ("0,0,1,3").',
+    )
+
+
 class CountsSerializer(serializers.Serializer):
     wins = serializers.ListField(
-        child=serializers.ListField(child=serializers.FloatField()),
-        help_text="wins[i][j]: deck i's wins against deck j so far, a tie half a win.",
-    )
+        child=serializers.ListField(child=serializers.FloatField()), required=False,
+        help_text="Heads-up: wins[i][j]: deck i's wins against deck j so far, a tie half a win.",
+    )  # fmt: skip
     games = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField()),
-        help_text="games[i][j] (= games[j][i]): their games so far.",
+        child=serializers.ListField(child=serializers.IntegerField()), required=False,
+        help_text="Heads-up: games[i][j] (= games[j][i]): their games so far.",
+    )  # fmt: skip
+    table = TableCountsSerializer(
+        required=False, help_text="Tables of 3 to 8 seats: the counts per deck (no pairs)."
     )
     reused = ReusedSerializer(
         required=False,
@@ -159,15 +188,29 @@ class CountsSerializer(serializers.Serializer):
     )
 
 
+class CompositionSerializer(serializers.Serializer):
+    seats = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The deck in each seat (indices, sorted)."
+    )
+    games = serializers.IntegerField()
+
+
 class RoundSerializer(serializers.Serializer):
     round = serializers.IntegerField(help_text="0: the even first round.")
     games = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField()),
-        help_text="The round's games of each pair (symmetric; 0: no run).",
-    )
+        child=serializers.ListField(child=serializers.IntegerField()), required=False,
+        help_text="Heads-up: the round's games of each pair (symmetric; 0: no run).",
+    )  # fmt: skip
     reasons = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField()),
-        help_text="Why each pair got its games, or none.",
+        child=serializers.ListField(child=serializers.CharField()), required=False,
+        help_text="Heads-up: why each pair got its games, or none.",
+    )  # fmt: skip
+    tables = CompositionSerializer(
+        many=True, required=False,
+        help_text="Tables of more seats: the compositions drawn this round and their games.",
+    )  # fmt: skip
+    reason = serializers.CharField(
+        required=False, help_text="Tables of more seats: why the games went where they did."
     )
     certainty = serializers.FloatField(
         allow_null=True, help_text="How sure the answer was when the round was planned."
@@ -250,24 +293,79 @@ class VerdictSerializer(serializers.Serializer):
     chances = serializers.ListField(child=serializers.FloatField())
 
 
+class TableRateSerializer(serializers.Serializer):
+    """A deck at tables of k seats drawn from the field."""
+
+    deck = serializers.IntegerField(help_text="The deck's index (its label: `decks`).")
+    seats = serializers.IntegerField(help_text="Seat-games it played.")
+    wins = serializers.FloatField(help_text="Its wins (finishing first; a shared win split).")
+    estimate = serializers.FloatField(help_text="Its win rate: wins / seats (1/k unplayed).")
+    low = serializers.FloatField(help_text="Jeffreys interval at the run's confidence.")
+    high = serializers.FloatField()
+    edge = serializers.FloatField(help_text="Its win rate less 1/k, a random seat's.")
+    played = serializers.BooleanField(help_text="False: no share of the field, never seated.")
+    mean_place = serializers.FloatField(
+        allow_null=True, help_text="Its mean finishing place (1 best; null: no places)."
+    )
+    place_low = serializers.FloatField(allow_null=True)
+    place_high = serializers.FloatField(allow_null=True)
+    p_best = serializers.FloatField(help_text="Its chance of the highest win rate.")
+
+
+class TableNotesSerializer(serializers.Serializer):
+    matrix = serializers.CharField(help_text="Why there is no matchup matrix.")
+    baseline = serializers.CharField()
+    interval = serializers.CharField()
+    places = serializers.CharField()
+    tables = serializers.CharField(help_text="Where the games went, and why.")
+    unplayed = serializers.CharField()
+
+
+class TableFiguresSerializer(serializers.Serializer):
+    """The figures of tables of 3 to 8 seats (docs/metagame.md, "Tables of k seats")."""
+
+    baseline = serializers.FloatField(help_text="1/k: a random seat's win rate.")
+    rates = TableRateSerializer(many=True)
+    best = TableRateSerializer(help_text="The deck with the highest win rate.")
+    places = serializers.BooleanField(help_text="Whether the game ranks its players.")
+    notes = TableNotesSerializer()
+    compositions = CompositionSerializer(many=True, help_text="Games per composition, in all.")
+
+
 class FieldResultSerializer(serializers.Serializer):
-    """The answer (docs/metagame.md): every figure of analysis.analyse, decks by index."""
+    """The answer (docs/metagame.md): every figure of analysis.analyse, decks by index; at
+    tables of 3 to 8 seats, `table` instead of the heads-up figures (no matrix)."""
 
     decks = serializers.ListField(child=serializers.CharField(), help_text="The decks' labels.")
+    table_size = serializers.IntegerField(
+        required=False, help_text="Seats at a table (absent: 2, heads-up)."
+    )
     shares = serializers.ListField(child=serializers.FloatField(), help_text="Summing to 1.")
     confidence = serializers.FloatField()
     seed = serializers.IntegerField()
     draws = serializers.IntegerField(help_text="Posterior draws behind the intervals.")
-    notes = NotesSerializer()
-    cells = serializers.ListField(child=serializers.ListField(child=CellSerializer()))
-    expected = DeckFigureSerializer(many=True)
+    notes = NotesSerializer(required=False, help_text="Heads-up only.")
+    cells = serializers.ListField(
+        child=serializers.ListField(child=CellSerializer()), required=False,
+        help_text="Heads-up only: the matchup matrix.",
+    )  # fmt: skip
+    expected = DeckFigureSerializer(many=True, required=False, help_text="Heads-up only.")
     p_best = serializers.ListField(child=serializers.FloatField())
     tiers = TierSerializer(many=True)
-    best_response = DeckFigureSerializer(help_text="The deck to bring against the field.")
-    nash = NashSerializer(help_text="The mix of decks nobody can exploit.")
-    support_stability = StabilitySerializer()
-    cycles = CycleSerializer(many=True, help_text="Rock-paper-scissors triangles.")
-    replicator = ReplicatorSerializer(help_text="Where the field drifts if players follow wins.")
+    best_response = DeckFigureSerializer(
+        required=False, help_text="Heads-up only: the deck to bring against the field."
+    )
+    nash = NashSerializer(required=False, help_text="Heads-up only: the mix nobody can exploit.")
+    support_stability = StabilitySerializer(required=False, help_text="Heads-up only.")
+    cycles = CycleSerializer(
+        many=True, required=False, help_text="Heads-up only: rock-paper-scissors triangles."
+    )
+    replicator = ReplicatorSerializer(
+        required=False, help_text="Heads-up only: where the field drifts if players follow wins."
+    )
+    table = TableFiguresSerializer(
+        required=False, help_text="Tables of 3 to 8 seats only: each deck's win rate and place."
+    )
     stopped_by = serializers.ChoiceField(
         choices=[("rule", "rule"), ("budget", "budget")],
         help_text="rule: answered at the confidence; budget: the games ran out first.",
@@ -293,8 +391,9 @@ class FieldRunSerializer(serializers.ModelSerializer):
         model = FieldRun
         fields = [
             "id", "url", "export_url", "field", "entries", "format", "bot", "budget",
-            "confidence", "target", "seed", "status", "round", "games_spent", "progress",
-            "counts", "rounds", "result", "stage_runs", "error", "created_at", "finished_at",
+            "confidence", "target", "table_size", "seed", "status", "round", "games_spent",
+            "progress", "counts", "rounds", "result", "stage_runs", "error", "created_at",
+            "finished_at",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -329,12 +428,25 @@ class ExportCellSerializer(serializers.Serializer):
 class ExportDeckSerializer(serializers.Serializer):
     deck = serializers.CharField()
     share = serializers.FloatField()
-    estimate = serializers.FloatField(help_text="Its expected win rate against the field.")
+    estimate = serializers.FloatField(
+        help_text="Its expected win rate against the field (at tables: wins / seat-games)."
+    )
     low = serializers.FloatField()
     high = serializers.FloatField()
     p_best = serializers.FloatField()
-    tier = serializers.IntegerField()
-    rank = serializers.IntegerField()
+    tier = serializers.IntegerField(allow_null=True, help_text="null: never seated.")
+    rank = serializers.IntegerField(allow_null=True)
+    games = serializers.IntegerField(help_text="Its games (at tables: its seat-games).")
+    edge = serializers.FloatField(required=False, help_text="Tables: its win rate less 1/k.")
+    mean_place = serializers.FloatField(
+        required=False, allow_null=True, help_text="Tables: its mean finishing place."
+    )
+    place_low = serializers.FloatField(required=False, allow_null=True)
+    place_high = serializers.FloatField(required=False, allow_null=True)
+
+
+class ExportTableSerializer(serializers.Serializer):
+    decks = serializers.ListField(child=serializers.CharField(), help_text="One a seat.")
     games = serializers.IntegerField()
 
 
@@ -345,6 +457,14 @@ class FieldRunExportSerializer(serializers.Serializer):
     confidence = serializers.FloatField()
     games = serializers.IntegerField()
     stopped_by = serializers.CharField()
+    table_size = serializers.IntegerField(help_text="Seats at a table (2: heads-up).")
     labels = serializers.ListField(child=serializers.CharField())
-    matrix = serializers.ListField(child=serializers.ListField(child=ExportCellSerializer()))
+    matrix = serializers.ListField(
+        child=serializers.ListField(child=ExportCellSerializer()),
+        help_text="Heads-up only: empty at tables of more seats, which no matrix describes.",
+    )
     decks = ExportDeckSerializer(many=True)
+    tables = ExportTableSerializer(
+        many=True, required=False, help_text="Tables of more seats: games per composition."
+    )
+    note = serializers.CharField(required=False, help_text="Tables: why there is no matrix.")

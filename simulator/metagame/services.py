@@ -45,7 +45,7 @@ from simulator.games import GameService, deck_game
 from simulator.games.plans import PlanPlayer, Problem
 from simulator.games.players import PreparedRules, prepare_player
 from simulator.games.problems import RunRefused, refuse
-from simulator.metagame import analysis, sampler
+from simulator.metagame import analysis, sampler, tables
 from simulator.metagame.models import Field, FieldRun, FieldStage, Target
 from simulator.metagame.sampler import Target as Question
 from simulator.runs import services as runs
@@ -69,6 +69,9 @@ EVEN_REASON = "an even first round: every pair gets games"
 REUSED_REASON = "its games were reused from an earlier run of this field: the same two decks"
 NEW_PAIR_REASON = "a pair the earlier run did not play as it is now: it gets its first games"
 REUSE_LOOKBACK = 20  # earlier runs of the field looked at for games to reuse
+HEADS_UP = 2
+MAX_TABLE = 8  # the most seats a table of the lab may have (the runs' own cap)
+TABLES_A_ROUND = 48  # tables drawn a round at most: each composition drawn is one run
 UNSET: Any = object()
 
 
@@ -112,7 +115,28 @@ def _scalar_problems(values: dict[str, Any]) -> list[Problem]:
         problems.append(_problem(detail, "target"))
     if type(values["public"]) is not bool:
         problems.append(_problem("public is true or false.", "public"))
-    return problems
+    return problems + _table_problems(values)
+
+
+def _table_problems(values: dict[str, Any]) -> list[Problem]:
+    """The table size: 2 (heads-up) to 8 seats, within the seats the game takes; a table of
+    more than two asks only which deck is best (the equilibrium is a heads-up question)."""
+    size, spec = values.get("table_size", HEADS_UP), deck_game().spec
+    low, high = max(HEADS_UP, spec.min_players), min(MAX_TABLE, spec.max_players)
+    if type(size) is not int or not HEADS_UP <= size <= MAX_TABLE:
+        detail = f"table_size is a whole number of seats from {HEADS_UP} to {MAX_TABLE}."
+        return [_problem(detail, "table_size")]
+    if not low <= size <= high:
+        seats = f"{low} to {high} players" if low < high else f"{low} players only"
+        detail = f"{spec.title} seats {seats} at a table: not {size}."
+        return [_problem(detail, "table_size", "bad_table_size")]
+    if size > HEADS_UP and values["target"] == Target.SUPPORT:
+        detail = (
+            f"The equilibrium is a heads-up question: a table of {size} asks which deck is best "
+            "(target best)."
+        )
+        return [_problem(detail, "target", "heads_up_only")]
+    return []
 
 
 def _entry_problems(entries: Any, bot: str) -> tuple[list[Problem], set[int]]:
@@ -175,9 +199,10 @@ def _one_entry_problems(entry: Any, attr: str) -> list[Problem]:
     return problems
 
 
-def _budget_problems(budget: Any, decks: int) -> list[Problem]:
-    """The budget: a whole number of games, enough for round 0 to give every pair its games."""
-    pairs = decks * (decks - 1) // 2
+def _budget_problems(budget: Any, decks: int, table_size: Any = HEADS_UP) -> list[Problem]:
+    """The budget: a whole number of games, enough for round 0 to give every pair its games
+    (at tables of more seats: MIN_BUDGET, the tables are drawn)."""
+    pairs = decks * (decks - 1) // 2 if table_size == HEADS_UP else 0
     low = max(MIN_BUDGET, MIN_GAMES_PER_CELL * pairs)
     if type(budget) is not int or not low <= budget <= MAX_BUDGET:
         detail = f"budget is a whole number of games from {low:,} to {MAX_BUDGET:,}"
@@ -260,7 +285,8 @@ def field_check(*, owner, values: dict[str, Any]) -> Checked:
     entry_problems, good = _entry_problems(values["entries"], bot or deck_game().default_bot())
     problems += entry_problems
     if isinstance(values["entries"], list) and len(values["entries"]) >= MIN_DECKS:
-        problems += _budget_problems(values["budget"], len(values["entries"]))
+        size = values.get("table_size", HEADS_UP)
+        problems += _budget_problems(values["budget"], len(values["entries"]), size)
     else:
         problems += _budget_problems(values["budget"], MIN_DECKS)
     if not entry_problems and isinstance(values["format"], str) and isinstance(values["bot"], str):
@@ -288,17 +314,19 @@ def field_create(
     confidence: float = 0.95,
     target: str = Target.BEST,
     public: bool = False,
+    table_size: int = HEADS_UP,
 ) -> Field:
     """Check a field and save it; RunRefused with every problem, nothing written."""
     values = {
         "name": name, "entries": entries, "budget": budget, "format": format, "bot": bot,
-        "confidence": confidence, "target": target, "public": public,
+        "confidence": confidence, "target": target, "public": public, "table_size": table_size,
     }  # fmt: skip
     checked = field_check(owner=owner, values=values)
     return Field.objects.create(owner=owner, **checked.values)
 
 
-FIELD_COLUMNS = ("name", "entries", "budget", "format", "bot", "confidence", "target", "public")
+FIELD_COLUMNS = ("name", "entries", "budget", "format", "bot", "confidence", "target", "public",
+                 "table_size")  # fmt: skip
 
 
 @transaction.atomic
@@ -313,12 +341,13 @@ def field_update(
     confidence: float = UNSET,
     target: str = UNSET,
     public: bool = UNSET,
+    table_size: int = UNSET,
 ) -> Field:
     """Change a field (omitted columns stay as they are), checked as a whole as when it was
     made. Its runs keep the field as it was when each started."""
     given = {
         "name": name, "entries": entries, "budget": budget, "format": format, "bot": bot,
-        "confidence": confidence, "target": target, "public": public,
+        "confidence": confidence, "target": target, "public": public, "table_size": table_size,
     }  # fmt: skip
     Field.objects.select_for_update().filter(pk=field.pk).first()
     field.refresh_from_db()
@@ -406,18 +435,23 @@ def field_run_create(
             strict=True,
         )
     ]  # fmt: skip
-    n = len(entries)
+    n, size = len(entries), field.table_size
+    counts = {"wins": _zeros(n, 0.0), "games": _zeros(n)} if size == HEADS_UP else _table_zeros(n)
     try:
         with transaction.atomic():
             field_run = FieldRun.objects.create(
                 field=field, owner=owner, entries=entries, format=checked.format,
                 bot=field.bot or deck_game().default_bot(), budget=field.budget,
-                confidence=field.confidence, target=field.target, seed=seed,
-                counts={"wins": _zeros(n, 0.0), "games": _zeros(n)},
-                idempotency_key=idempotency_key or None,
+                confidence=field.confidence, target=field.target, seed=seed, counts=counts,
+                table_size=size, idempotency_key=idempotency_key or None,
             )  # fmt: skip
     except IntegrityError:
         return FieldRun.objects.get(owner=owner, idempotency_key=idempotency_key), False
+    if size > HEADS_UP:  # a table of more seats reuses nothing: its tables are drawn anew
+        failed = _first_table_round(field_run)
+        if failed:
+            raise refuse(failed, code="deck_changed")
+        return field_run, True
     earlier = _reusable(field_run) if reuse else None
     if earlier is not None:
         _reuse(field_run, *earlier)
@@ -500,7 +534,7 @@ def _reusable(field_run: FieldRun) -> tuple[FieldRun, list[int | None]] | None:
     version = deck_game().catalogue_version()
     earlier = FieldRun.objects.filter(
         field=field_run.field, owner=field_run.owner, status=FieldRun.Status.DONE,
-        format=field_run.format, bot=field_run.bot,
+        format=field_run.format, bot=field_run.bot, table_size=HEADS_UP,
     ).exclude(pk=field_run.pk).order_by("-created_at", "-id")  # fmt: skip
     for old in earlier[:REUSE_LOOKBACK]:
         if _catalogue_versions(old) != {version}:
@@ -625,6 +659,7 @@ class _Step:
     result: dict[str, Any] | None = None
     allocation: list[list[int]] | None = None
     plan: dict[str, Any] = dataclasses.field(default_factory=dict)
+    tables: list[tuple[tuple[int, ...], int]] | None = None  # a table round's compositions
 
 
 def field_run_advance(*, field_run_id: int) -> int:
@@ -649,9 +684,13 @@ def field_run_advance(*, field_run_id: int) -> int:
         field_run.counts = step.counts
         field_run.games_spent = step.games_spent
         failed = step.failed
-        if not failed and step.allocation is not None:
+        if not failed and (step.allocation is not None or step.tables is not None):
             field_run.round += 1
-            failed = _start_round(field_run, step.allocation, step.plan)
+            failed = (
+                _start_table_round(field_run, step.tables, step.plan)
+                if step.tables is not None
+                else _start_round(field_run, step.allocation or [], step.plan)
+            )
             field_run.round -= 1 if failed else 0  # the round that failed to start never was
         if failed:
             _finish(field_run, failed=failed)
@@ -679,12 +718,25 @@ def _next_step(field_run_id: int) -> _Step | None:
         run = stage.run
         if run.status != SimulationRun.Status.DONE:
             why = run.error or f"it was {run.status}"
-            labels = [field_run.entries[k]["label"] for k in (stage.i, stage.j)]
-            step.failed = f"The games of {labels[0]} against {labels[1]} did not finish: {why}."
+            step.failed = f"The games of {_stage_words(field_run, stage)} did not finish: {why}."
             return step
-        _count(step, stage)
-    _plan_next(field_run, step)
+        if stage.seats is not None:
+            _count_table(step, stage)
+        else:
+            _count(step, stage)
+    if field_run.table_size > HEADS_UP:
+        _plan_next_tables(field_run, step)
+    else:
+        _plan_next(field_run, step)
     return step
+
+
+def _stage_words(field_run: FieldRun, stage: FieldStage) -> str:
+    """A stage in words: "Boomtown Law against Frontier Patrol", or a table's decks."""
+    labels = [e["label"] for e in field_run.entries]
+    if stage.seats is not None:
+        return "the table of " + ", ".join(labels[k] for k in stage.seats)
+    return f"{labels[stage.i]} against {labels[stage.j]}"
 
 
 def _count(step: _Step, stage: FieldStage) -> None:
@@ -768,6 +820,174 @@ def _finish(field_run: FieldRun, *, failed: str = "", result: dict[str, Any] | N
     field_run.error = failed
     field_run.result = None if failed else result
     field_run.finished_at = timezone.now()
+
+
+# --- tables of more than two seats ---------------------------------------------------------------
+
+
+def _table_zeros(n: int) -> dict[str, Any]:
+    """A table field run's counts before any game: per deck its seat-games, wins (a shared win
+    split), and the sum, sum of squares and number of its finishing places; per composition
+    ("0,0,1,3": the decks seated) its games."""
+    return {
+        "table": {
+            "seats": [0] * n, "wins": [0.0] * n, "place_sum": [0.0] * n,
+            "place_sq": [0.0] * n, "placed": [0] * n, "compositions": {},
+        }
+    }  # fmt: skip
+
+
+def _table_round(field_run: FieldRun, size: int, rnd: int) -> list[tuple[tuple[int, ...], int]]:
+    """A round of `size` games at tables drawn from the field by the shares (tables.draw_tables,
+    seeded from the run's seed and the round): at most TABLES_A_ROUND tables, each playing
+    the same whole number of seat rotations (k games at least: every seat goes first once),
+    grouped by composition, each composition's games its draws times a table's games."""
+    k = field_run.table_size
+    drawn = min(TABLES_A_ROUND, max(1, size // k))
+    per_table = max(k, size // drawn // k * k)
+    shares = [entry["share"] for entry in field_run.entries]
+    seed = runs.stage_seed(field_run.seed, rnd) % 2**32
+    picked = tables.compositions(tables.draw_tables(shares, k, drawn, seed))
+    return [(seats, times * per_table) for seats, times in picked]
+
+
+def _first_table_round(field_run: FieldRun) -> str:
+    """Start round 0 of a table field run: a fifth of the budget (at least MIN_GAMES_PER_CELL
+    tables' worth of one rotation) at tables drawn from the field. What went wrong, in words,
+    if a deck can no longer be played."""
+    budget, k = field_run.budget, field_run.table_size
+    size = min(budget, max(MIN_GAMES_PER_CELL * k, int(FIRST_SHARE * budget)))
+    return _start_table_round(field_run, _table_round(field_run, size, 0), {})
+
+
+def _start_table_round(
+    field_run: FieldRun, round_tables: list[tuple[tuple[int, ...], int]], plan: dict[str, Any]
+) -> str:
+    """Make the round's stage runs, one a composition drawn (a match run of its decks, the
+    seats rotating game by game), and note the round: its tables, games and why."""
+    try:
+        with transaction.atomic():
+            for index, (seats, games) in enumerate(round_tables):
+                _table_run(field_run, seats, games, index)
+    except RunRefused as exc:
+        return f"A deck of the field can no longer be played: {exc.detail}"
+    except _DeckChanged as exc:
+        return str(exc)
+    field_run.rounds = [
+        *field_run.rounds,
+        {
+            "round": field_run.round,
+            "tables": [{"seats": list(seats), "games": games} for seats, games in round_tables],
+            "reason": tables.TABLES_NOTE,
+            "certainty": plan.get("certainty"),
+            "chances": plan.get("chances"),
+        },
+    ]
+    field_run.save(update_fields=["rounds"])
+    return ""
+
+
+def _table_run(field_run: FieldRun, seats: tuple[int, ...], games: int, index: int) -> None:
+    """One composition's stage run: its decks at one table for `games` games."""
+    run, _ = runs.run_create(
+        owner=field_run.owner, game=deck_game().name, kind=SimulationRun.Kind.MATCH,
+        format=field_run.format, players=[_stage_player(field_run, k) for k in seats],
+        games=games, seed=runs.stage_seed(field_run.seed, field_run.round, index, len(seats)),
+        count_active=False,
+    )  # fmt: skip
+    for position, k in enumerate(seats):
+        entry = field_run.entries[k]
+        if _fingerprint(run.plan["players"][position]) != entry["fingerprint"]:
+            raise _DeckChanged(
+                f"{entry['label']} changed while the field run played: start a new run to "
+                "play the field as it is now."
+            )
+    FieldStage.objects.create(
+        field_run=field_run, run=run, round=field_run.round, i=seats[0], j=seats[1],
+        seats=list(seats),
+    )  # fmt: skip
+
+
+def _count_table(step: _Step, stage: FieldStage) -> None:
+    """Add a table's games to the counts: for each seat's deck, its seat-games, its wins (a
+    win shared by t seats is 1/t: the aggregate's `shared_wins`), and its finishing places
+    (`places`); the games to the composition's."""
+    run, counts = stage.run, step.counts["table"]
+    matchup = (run.aggregate or {"matchups": [{"positions": []}]})["matchups"][0]
+    seats = stage.seats or []
+    for position, k in zip(matchup["positions"], seats, strict=False):
+        counts["seats"][k] += position.get("games", 0)
+        shared = position.get("shared_wins")
+        if shared is None:  # an aggregate without it: a tie split evenly over the table
+            won = position.get("wins", 0) + position.get("ties", 0) / len(seats)
+        else:
+            won = sum(count / int(t) for t, count in sorted(shared.items()))
+        counts["wins"][k] += won
+        for place, count in sorted(position.get("places", {}).items()):
+            counts["place_sum"][k] += float(place) * count
+            counts["place_sq"][k] += float(place) ** 2 * count
+            counts["placed"][k] += count
+    key = ",".join(map(str, seats))
+    counts["compositions"][key] = counts["compositions"].get(key, 0) + run.games_done
+    step.games_spent += run.games_done
+
+
+def _table_figures(field_run: FieldRun, step: _Step) -> dict[str, Any]:
+    """tables.analyse_tables on the counts so far (places only where any were counted)."""
+    counts = step.counts["table"]
+    ranked = any(counts["placed"])
+    return tables.analyse_tables(
+        counts["wins"], counts["seats"], [e["share"] for e in field_run.entries],
+        field_run.table_size, confidence=field_run.confidence, seed=field_run.seed % 2**32,
+        place_sum=counts["place_sum"] if ranked else None,
+        place_sq=counts["place_sq"] if ranked else None,
+        placed=counts["placed"] if ranked else None,
+    )  # fmt: skip
+
+
+def _plan_next_tables(field_run: FieldRun, step: _Step) -> None:
+    """Stop when one deck is the best at the confidence (tables.stop_rule on its chance of
+    being best), or when what is left of the budget is under a rotation of the table; else
+    draw the next round's tables: a quarter of the budget left, as heads-up rounds are."""
+    try:
+        figures = _table_figures(field_run, step)
+    except (ValueError, RuntimeError) as exc:
+        step.failed = f"The field's results could not be analysed: {exc}."
+        return
+    stop, leader, certainty = tables.stop_rule(figures["p_best"], field_run.confidence)
+    step.plan = {"certainty": certainty, "chances": figures["p_best"], "answer": [leader]}
+    size = _round_games(field_run.budget, field_run.budget - step.games_spent)
+    if stop or size < max(MIN_GAMES_PER_CELL, field_run.table_size):
+        step.result = _table_result(field_run, step, figures, "rule" if stop else "budget")
+    else:
+        step.tables = _table_round(field_run, size, field_run.round + 1)
+
+
+def _table_result(
+    field_run: FieldRun, step: _Step, figures: dict[str, Any], stopped_by: str
+) -> dict[str, Any]:
+    """The answer of a table field run: its figures (tables.analyse_tables) with the decks'
+    labels, the games of every composition, why it stopped, its games and rounds, and the
+    last verdict."""
+    compositions = [
+        {"seats": [int(k) for k in key.split(",")], "games": games}
+        for key, games in sorted(step.counts["table"]["compositions"].items())
+    ]
+    verdict = {"target": Target.BEST, **step.plan}
+    return {
+        "decks": [entry["label"] for entry in field_run.entries],
+        "table_size": field_run.table_size,
+        "shares": figures["shares"], "confidence": figures["confidence"],
+        "seed": figures["seed"], "draws": figures["draws"], "p_best": figures["p_best"],
+        "tiers": figures["tiers"],
+        "table": {
+            "baseline": figures["baseline"], "rates": figures["rates"], "best": figures["best"],
+            "places": figures["places"], "notes": figures["notes"],
+            "compositions": compositions,
+        },
+        "stopped_by": stopped_by, "games": step.games_spent,
+        "rounds": field_run.round + 1 if field_run.rounds else 0, "verdict": verdict,
+    }  # fmt: skip
 
 
 # --- cancel, in-process ------------------------------------------------------------------------

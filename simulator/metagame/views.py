@@ -36,6 +36,7 @@ ATTR_WORDS = {
     "target": "What to find",
     "public": "Public",
     "entries": "Decks",
+    "table_size": "Players at a table",
 }
 PART_WORDS = {"share": "'s share", "bot": "'s bot", "budget": "'s bot budget"}
 SOURCES = ("starter", "deck", "public_deck")
@@ -104,7 +105,9 @@ def _posted_values(post) -> dict[str, Any]:
     """The form's field settings as the service takes them (it checks them)."""
     budget = _number(post.get("budget", ""))
     confidence = _number(post.get("confidence", ""))
+    table_size = _number(post.get("table_size", "")) or metagame.HEADS_UP
     return {
+        "table_size": table_size,
         "name": post.get("name", ""),
         "format": post.get("format", ""),
         "bot": post.get("bot", ""),
@@ -132,7 +135,7 @@ def _field_values(field: Field | None) -> dict[str, Any]:
     if field is None:
         return {"name": "", "format": "", "bot": deck_game().default_bot(),
                 "budget": DEFAULT_BUDGET, "confidence": 0.95, "target": Target.BEST,
-                "public": False}  # fmt: skip
+                "public": False, "table_size": metagame.HEADS_UP}  # fmt: skip
     values = {k: getattr(field, k) for k in metagame.FIELD_COLUMNS if k != "entries"}
     return {**values, "bot": field.bot or deck_game().default_bot()}  # blank: the default
 
@@ -174,6 +177,7 @@ def _form_context(
             **values,
             "budget": str(values["budget"]),
             "confidence": str(values["confidence"]),
+            "table_size": str(values.get("table_size")),
             "format": values["format"] or next(iter(deck_game().formats)),
         },
         "rows": [{**row, "index": i, "problem": bad_rows.get(i)} for i, row in enumerate(shown)],
@@ -190,6 +194,7 @@ def _form_context(
             [(str(c), label) for c, label in CONFIDENCES], values["confidence"], percent_text
         ),
         "targets": Target.choices,
+        "table_sizes": pages.table_size_choices(values.get("table_size")),
         "problems": problems,
     }
 

@@ -82,3 +82,43 @@ def test_a_field_is_built_run_and_read_on_a_phone_and_a_desktop(signed_up_page):
     expect(page.locator("#field-list")).to_contain_text("Bring ")
     desktop.page_ok("list")
     assert phone.errors == [] and desktop.errors == []
+
+
+def test_a_field_at_tables_of_four_is_read_on_a_phone_and_a_desktop(signed_up_page):
+    """Tables of four (#28 §1.5): the form's table size, the run's tier list with win rates
+    and mean places, and the section that says no matchup grid describes these games."""
+    from simulator.metagame.models import FieldRun
+    from simulator.metagame.services import field_run_execute_locally
+
+    page = signed_up_page
+    phone = PageChecks(page, width=390, label="metagame-tables")
+    page.goto("/simulations/fields/new/")
+    page.fill("#id_name", "Four at a table")
+    for i, ((deck, bot), share) in enumerate(zip(ROWS[:3], SHARES[:3], strict=True)):
+        page.select_option(f"#id_choice_{i}", deck)
+        page.fill(f"#id_share_{i}", share)
+        page.select_option(f"#id_bot_{i}", bot)
+    page.select_option("#id_table_size", "4")
+    page.select_option("#id_budget", "1000")
+    page.click("#save-field")
+    page.wait_for_url("**/simulations/fields/*/")
+    expect(page.locator("#table-note")).to_contain_text("tables of 4 players")
+    phone.page_ok("field")
+    page.click("#run-field")
+    page.wait_for_url("**/simulations/field-runs/*/")
+    field_run = field_run_execute_locally(field_run=FieldRun.objects.get())
+    assert field_run.status == "done", field_run.error
+    expect(page.locator("#field-summary")).to_be_visible(timeout=15_000)
+    for width, checks in (
+        (390, phone),
+        (1280, PageChecks(page, width=1280, label="metagame-tables")),
+    ):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.reload()
+        expect(page.locator("#field-headline")).to_contain_text("Bring ")
+        expect(page.locator("#tier-table tbody tr")).to_have_count(3)
+        expect(page.locator("#no-matrix-text")).to_contain_text("does not describe games of 4")
+        expect(page.locator("#heatmap")).to_have_count(0)
+        expect(page.locator("canvas[data-chart='tier-chart-data'][data-drawn]")).to_have_count(1)
+        checks.page_ok("run-done")
+        assert checks.errors == []

@@ -80,7 +80,7 @@ def test_the_pages_render_for_the_owner(web, user, catalogue):
     words = visible(page)
     assert "Boomtown Law starter deck" in words and "Boomtown copy your deck" in words
     assert "50%" in words and "33.3%" in words and "16.7%" in words  # shares 3, 2 and 1
-    assert "Standard · decks played by the heuristic bot" in words and "Run it" in words
+    assert "Standard · heads-up · decks played by the heuristic bot" in words and "Run it" in words
     assert_in_words(words)
     edit = web.get(f"/simulations/fields/{field.pk}/edit/").content.decode()
     assert 'value="deck:' in edit and "Change the field" in edit
@@ -184,7 +184,7 @@ def test_a_field_run_started_from_the_page_shows_its_progress_then_its_answer(we
     assert again["Location"] == started["Location"] and FieldRun.objects.count() == 1
     page = web.get(started["Location"]).content.decode()
     assert 'hx-trigger="every 1s"' in page and "0 of 300 games" in visible(page)
-    assert "Tables of three to eight players are not part of field runs yet" in page
+    assert "This run plays heads-up matchups" in page
     assert 'id="cancel-field-run"' in page
     field_run = field_run_execute_locally(field_run=field_run)
     assert field_run.status == "done", field_run.error
