@@ -184,8 +184,9 @@ def _field_gauntlet(*, owner, field_id: Any, fmt: str) -> tuple[list[dict], dict
     its id, name, each opponent's share of the field and its place among the field's decks).
 
     The field is the owner's or public (anyone else's private field is as unknown as one that
-    does not exist: "No such field.", as a foreign deck is refused), in the doctor's format, of
-    at most FIELD_MAX_DECKS decks. Each deck plays with its own bot, else the field's, else the
+    does not exist: "No such field.", as a foreign deck is refused), in the doctor's format,
+    heads-up (the swaps are measured heads-up; a field of bigger tables asks another question),
+    of at most FIELD_MAX_DECKS decks. Each deck plays with its own bot, else the field's, else the
     game's default. A deck of share 0 is left out: nobody plays it, so it cannot change the
     swap's effect against the field. The doctored deck itself, if the field holds it, stays in
     as a mirror opponent (the deck as the field plays it, not as the search changes it).
@@ -197,6 +198,11 @@ def _field_gauntlet(*, owner, field_id: Any, fmt: str) -> tuple[list[dict], dict
     if field is None:
         raise refuse("No such field.", code="not_found", attr="field")
     _check_field_format(field, fmt)
+    if getattr(field, "table_size", 2) > 2:
+        raise refuse(
+            f"{field.name} is played at tables of {field.table_size}; the deck doctor measures "
+            "swaps heads-up, so it takes a heads-up field.", attr="field",
+        )  # fmt: skip
     entries = field.entries if isinstance(field.entries, list) else []
     if len(entries) > FIELD_MAX_DECKS:
         raise refuse(

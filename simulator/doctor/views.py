@@ -63,7 +63,7 @@ def _field_choices(user, deck: Deck) -> list[tuple[str, str]]:
     names = dict(game.formats)
     out = []
     for field in sorted(
-        selectors.visible_fields(user=user),
+        selectors.visible_fields(user=user).filter(table_size=2),  # the swaps are heads-up
         key=lambda f: (f.owner_id != user.pk, f.name.lower(), f.pk),
     ):
         try:

@@ -13,6 +13,7 @@ urlpatterns = [
     path("fields/<int:pk>/copy/", views.field_copy, name="field-copy"),
     path("fields/<int:pk>/delete/", views.field_delete, name="field-delete"),
     path("fields/<int:pk>/run/", views.field_run_start, name="field-run-start"),
+    path("fields/<int:pk>/doctor/", views.field_doctor, name="field-doctor"),
     path("field-runs/<int:pk>/", views.field_run_detail, name="field-run"),
     path("field-runs/<int:pk>/progress/", views.field_run_progress, name="field-run-progress"),
     path("field-runs/<int:pk>/cancel/", views.field_run_cancel, name="field-run-cancel"),

@@ -10,11 +10,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.api import DomainError
 from config.pages import show_problems
+from decks.selectors import deck_list
 from simulator.common.numbers import percent_text
 from simulator.engine.core.registry import bot_label
 from simulator.games import deck_game
@@ -283,8 +286,21 @@ def field_detail(request, pk: int):
         "runs": [{"run": run, "answer": pages.run_answer(run)} for run in runs],
         # A double-clicked "Run it" sends the same key twice: one run.
         "idempotency_key": uuid.uuid4().hex,
+        # The deck doctor measures swaps heads-up: offered for a heads-up field only.
+        "my_decks": deck_list(owner=request.user) if field.table_size == 2 else [],
     }
     return render(request, "simulator/metagame/detail.html", context)
+
+
+@login_required
+def field_doctor(request, pk: int):
+    """The field page's "doctor my deck against this field": the deck doctor's form for one of
+    your decks with the field chosen (the doctor's own page checks the rest as it always does)."""
+    field = selectors.field_visible(user=request.user, pk=pk)
+    deck_id = int_param(request.GET.get("deck")) or 0
+    if field.table_size != 2 or not deck_list(owner=request.user).filter(pk=deck_id).exists():
+        raise Http404("No such deck of yours, or not a heads-up field.")
+    return redirect(f"{reverse('simulator:doctor-new', args=[deck_id])}?field={field.pk}")
 
 
 @login_required

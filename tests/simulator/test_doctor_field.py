@@ -103,11 +103,18 @@ def test_the_doctor_plays_a_field_of_as_many_decks_as_the_lab_allows():
 # --- a field doctor run, in process ---------------------------------------------------------------
 
 
-def make_field(owner, entries, *, name="Saloon", fmt="", public=False):
+def make_field(owner, entries, *, name="Saloon", fmt="", public=False, table_size=2):
     from simulator.metagame.models import Field
 
     return Field.objects.create(
-        owner=owner, name=name, format=fmt, bot=BOT, entries=entries, budget=2000, public=public
+        owner=owner,
+        name=name,
+        format=fmt,
+        bot=BOT,
+        entries=entries,
+        budget=2000,
+        public=public,
+        table_size=table_size,
     )
 
 
@@ -204,6 +211,7 @@ def test_bad_field_inputs_are_refused_in_the_error_shape_and_write_nothing(
     private = make_field(other_user, two, name="Their secret")
     other_format = make_field(user, two, fmt="deuces_wild", name="Wild")
     huge = make_field(user, [{"starter": "HSD-S2", "share": 1}] * 17, name="Crowd")
+    four_seats = make_field(user, two, name="Saloon of four", table_size=4)
     mine = make_field(user, two)
     gauntlet = [{"starter": "HSD-S2", "bot": BOT}]
     bad = [
@@ -213,6 +221,7 @@ def test_bad_field_inputs_are_refused_in_the_error_shape_and_write_nothing(
         (body(deck, field=999_999), "field", "not_found"),
         (body(deck, field=other_format.pk), "field", "invalid"),
         (body(deck, field=huge.pk), "field", "invalid"),
+        (body(deck, field=four_seats.pk), "field", "invalid"),  # the swaps are heads-up
         (body(deck, field="seven"), "field", None),
         (body(deck, field=mine.pk, budget=100), "budget", None),
     ]

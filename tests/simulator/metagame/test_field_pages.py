@@ -247,3 +247,27 @@ def test_a_field_run_for_the_equilibrium_names_its_decks_first(web, user, catalo
         and "Against the field as you gave it: bring" in summary
     )
     assert_in_words(words)
+
+
+def test_a_heads_up_field_offers_to_doctor_one_of_my_decks_against_it(
+    web, user, other_user, catalogue
+):
+    """The field page's "Doctor it against this field" goes to the deck doctor's form for the
+    chosen deck of mine with the field chosen; someone else's deck, or a field of bigger tables
+    (the doctor measures heads-up), is a 404."""
+    mine = legal_deck(user, name="My posse")
+    theirs = legal_deck(other_user, name="Their posse")
+    field = a_field(user)
+    page = web.get(f"/simulations/fields/{field.pk}/").content.decode()
+    assert 'id="field-doctor"' in page and f'<option value="{mine.pk}">My posse</option>' in page
+    assert "Their posse" not in page
+    response = web.get(f"/simulations/fields/{field.pk}/doctor/?deck={mine.pk}")
+    assert response.status_code == 302
+    assert response["Location"] == f"/simulations/doctor/deck/{mine.pk}/?field={field.pk}"
+    form = web.get(response["Location"]).content.decode()
+    assert re.search(rf'<option value="{field.pk}"[^>]*selected', form), "the field is chosen"
+    assert web.get(f"/simulations/fields/{field.pk}/doctor/?deck={theirs.pk}").status_code == 404
+    assert web.get(f"/simulations/fields/{field.pk}/doctor/?deck=x").status_code == 404
+    four = a_field(user, name="Four at a table", table_size=4)
+    assert 'id="field-doctor"' not in web.get(f"/simulations/fields/{four.pk}/").content.decode()
+    assert web.get(f"/simulations/fields/{four.pk}/doctor/?deck={mine.pk}").status_code == 404
