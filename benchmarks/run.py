@@ -21,6 +21,7 @@ ORDER = [
     "doctor.py",
     "metagame.py",
     "metagame_field.py",
+    "crn.py",
     "lighthouse.py",
 ]
 
