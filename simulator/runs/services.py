@@ -19,6 +19,7 @@ import traceback
 from collections.abc import Callable
 from datetime import timedelta
 from functools import partial
+from pathlib import Path
 from typing import Any, cast
 
 from celery import current_app
@@ -917,17 +918,54 @@ def _resend(
             counts["resent"] += 1
 
 
+def _received_path(worker: str) -> Path:
+    """Where a worker process notes the chunk message it took last (`chunk_received`)."""
+    safe = "".join(c if c.isalnum() or c in "-_.@" else "_" for c in worker)
+    return Path(settings.VAR_DIR) / "workers" / f"{safe}.received"
+
+
+def chunk_received(*, worker: str, chunk_id: int, send_no: int) -> None:
+    """A worker took a chunk's message from the broker: note it in a file of its own on this
+    machine, before anything else (`simulator.runs.tasks`, on Celery's `task_received`).
+
+    Between taking the message and claiming the chunk in the database (a connection opened, a
+    row locked: several milliseconds on PostgreSQL) a worker killed has the message with it,
+    and the chunk, still queued, records no worker: its re-send then waited for
+    SIMULATION_QUEUED_STALE_SECONDS (a 20,000-game run with three kill rounds took 123 s
+    instead of 15, once in seven). The note is a local file written in well under a
+    millisecond; the supervisor reads it when the worker dies (`chunks_of_lost_worker`)."""
+    path = _received_path(worker)
+    try:
+        path.write_text(f"{chunk_id} {send_no}")
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"{chunk_id} {send_no}")
+
+
+def _last_received(worker: str) -> tuple[int, int] | None:
+    """The (chunk id, send number) the worker noted last, or None (no note, or a torn one)."""
+    try:
+        chunk_id, send_no = _received_path(worker).read_text().split()
+        return int(chunk_id), int(send_no)
+    except (OSError, ValueError):
+        return None
+
+
 def chunks_of_lost_worker(*, worker: str) -> dict[str, int]:
     """A worker process died (its supervisor saw it, `simulation_workers`): re-send at once
-    the chunks it was playing, instead of waiting for their leases to run out. Exactly once
-    still: the result row is unique per chunk, and a re-send is conditional on the chunk's
-    send number. `worker` is the Celery hostname the chunks recorded (NAME-1@host)."""
+    the chunks it was playing, and the one whose message it had taken but not yet claimed (its
+    note, `chunk_received`: still queued under the send number it took), instead of waiting
+    for their leases, or the queued chunks' staleness, to run out. Exactly once still: the
+    result row is unique per chunk, and a re-send is conditional on the chunk's send number
+    and status. `worker` is the Celery hostname the chunks recorded (NAME-1@host)."""
     counts = {"resent": 0, "failed": 0}
     now = timezone.now()
     queues: dict[int, str] = {}
-    for chunk in Chunk.objects.filter(
-        status=Chunk.Status.RUNNING, worker=worker[:200], run__status__in=Run.ACTIVE
-    ):
+    lost = Q(status=Chunk.Status.RUNNING, worker=worker[:200])
+    taken = _last_received(worker)
+    if taken is not None:
+        lost |= Q(pk=taken[0], status=Chunk.Status.QUEUED, sends=taken[1])
+    for chunk in Chunk.objects.filter(lost, run__status__in=Run.ACTIVE):
         if chunk.run_id not in queues:
             queues[chunk.run_id] = _queue_of(chunk.run_id)
         _resend(chunk, queues[chunk.run_id], now, counts, why=f"lost with worker {worker}")

@@ -186,6 +186,52 @@ def test_a_lost_workers_chunks_are_resent_at_once_and_nobody_elses(
     assert sum(ChunkResult.objects.filter(run=run).values_list("games", flat=True)) == 20
 
 
+def test_a_chunk_taken_but_not_yet_claimed_by_a_lost_worker_is_resent_at_once(
+    user, settings, tmp_path, no_broker, django_capture_on_commit_callbacks
+):
+    """A worker killed between taking a chunk's message and claiming the chunk leaves it
+    queued with no worker recorded; the note it wrote as it took the message (Celery's
+    task_received) names it, and the supervisor sends it again at once, once. A note of an
+    older send, or of a chunk since claimed, re-sends nothing."""
+    from types import SimpleNamespace
+
+    from simulator.runs.tasks import note_a_chunk_taken, simulate_chunk
+
+    settings.VAR_DIR = tmp_path
+    settings.SIMULATION_CHUNK_SECONDS = 0.001
+    settings.SIMULATION_DISPATCH_WINDOW = 3
+    with django_capture_on_commit_callbacks(execute=True):
+        run = make_run(user, games=20)
+    taken, other = SimulationChunk.objects.filter(run=run).order_by("index")[:2]
+    assert (taken.status, taken.sends, taken.worker) == ("queued", 1, "")
+    request = SimpleNamespace(name=simulate_chunk.name, args=[taken.pk, 1], hostname="w1@a")
+    note_a_chunk_taken(request=request)
+    note_a_chunk_taken(request=SimpleNamespace(name="simulator.ping", args=[7], hostname="w2@a"))
+    assert (tmp_path / "workers" / "w1@a.received").read_text() == f"{taken.pk} 1"
+    assert not (tmp_path / "workers" / "w2@a.received").exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert chunks_of_lost_worker(worker="w2@a") == {"resent": 0, "failed": 0}  # no note
+        assert chunks_of_lost_worker(worker="w1@a") == {"resent": 1, "failed": 0}
+        assert chunks_of_lost_worker(worker="w1@a") == {"resent": 0, "failed": 0}  # once
+    taken.refresh_from_db(), other.refresh_from_db()
+    assert (taken.status, taken.sends) == ("queued", 2) and (other.status, other.sends) == (
+        "queued",
+        1,
+    )
+    assert no_broker[-1] == (taken.pk, 2, run.plan["queue"])
+    # The new message plays it, the old one (if it ever came) is ignored: counted once.
+    assert chunk_execute(chunk_id=taken.pk, send_no=1) == "skipped"
+    _playing(run, other.index, "w1@a")  # the restarted worker claims another chunk
+    note_a_chunk_taken(request=SimpleNamespace(name=simulate_chunk.name, args=[other.pk, 1],
+                                               hostname="w1@a"))  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        assert chunks_of_lost_worker(worker="w1@a") == {"resent": 1, "failed": 0}  # the running
+    run_execute_locally(run=run)
+    run.refresh_from_db()
+    assert run.status == "done" and run.games_done == 20
+    assert sum(ChunkResult.objects.filter(run=run).values_list("games", flat=True)) == 20
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_renews_its_chunks_lease_while_it_plays(settings, monkeypatch):
     """The lease is renewed from a thread of its own, however long the games take: here one
