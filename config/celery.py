@@ -9,8 +9,11 @@ import os
 
 from celery import Celery
 from celery.signals import worker_init
+from kombu.transport import TRANSPORT_ALIASES
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# The embedded broker writes each message whole before a worker can see it (config/fs_broker.py).
+TRANSPORT_ALIASES["filesystem"] = "config.fs_broker:Transport"
 
 app = Celery("drifter")
 app.config_from_object("django.conf:settings", namespace="CELERY")
