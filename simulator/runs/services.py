@@ -932,7 +932,7 @@ def chunk_received(*, worker: str, chunk_id: int, send_no: int) -> None:
     row locked: several milliseconds on PostgreSQL) a worker killed has the message with it,
     and the chunk, still queued, records no worker: its re-send then waited for
     SIMULATION_QUEUED_STALE_SECONDS (a 20,000-game run with three kill rounds took 123 s
-    instead of 15, once in seven). The note is a local file written in well under a
+    instead of 15, once in six). The note is a local file written in well under a
     millisecond; the supervisor reads it when the worker dies (`chunks_of_lost_worker`)."""
     path = _received_path(worker)
     try:
