@@ -990,19 +990,19 @@ def doctor_check(
 def doctor_execute_locally(*, doctor: DoctorRun) -> DoctorRun:
     """Play every stage of `doctor` in this process (tests, benchmarks): the same runs and
     `chunk_execute` a worker uses, advanced by the same `doctor_advance`."""
-    while True:
+
+    def round_runs() -> list[SimulationRun] | None:
         doctor.refresh_from_db()
         if not doctor.is_active:
-            return doctor
-        played = 0
-        for stage in DoctorStage.objects.filter(doctor=doctor, round=doctor.round):
-            if stage.run.is_active:
-                runs.run_execute_locally(run=stage.run)
-                played += 1
-        # Outside a test's transaction the hook has advanced it already; this is then a no-op.
-        if not doctor_advance(doctor_id=doctor.pk) and not played:
-            doctor.refresh_from_db()
-            return doctor
+            return None
+        stages = DoctorStage.objects.filter(doctor=doctor, round=doctor.round)
+        return [stage.run for stage in stages.select_related("run")]
+
+    runs.stages_execute_locally(
+        round_runs=round_runs, advance=lambda: doctor_advance(doctor_id=doctor.pk)
+    )
+    doctor.refresh_from_db()
+    return doctor
 
 
 # The doctor follows runs (simulator/runs/followers.py): a stage run that ends advances its

@@ -1011,19 +1011,19 @@ def field_run_cancel(*, field_run: FieldRun) -> FieldRun:
 def field_run_execute_locally(*, field_run: FieldRun) -> FieldRun:
     """Play every stage of `field_run` in this process (tests, benchmarks): the same runs and
     `chunk_execute` a worker uses, advanced by the same `field_run_advance`."""
-    while True:
+
+    def round_runs() -> list[SimulationRun] | None:
         field_run.refresh_from_db()
         if not field_run.is_active:
-            return field_run
-        played = 0
-        for stage in FieldStage.objects.filter(field_run=field_run, round=field_run.round):
-            if stage.run.is_active:
-                runs.run_execute_locally(run=stage.run)
-                played += 1
-        # Outside a test's transaction the hook has advanced it already; this is then a no-op.
-        if not field_run_advance(field_run_id=field_run.pk) and not played:
-            field_run.refresh_from_db()
-            return field_run
+            return None
+        stages = FieldStage.objects.filter(field_run=field_run, round=field_run.round)
+        return [stage.run for stage in stages.select_related("run")]
+
+    runs.stages_execute_locally(
+        round_runs=round_runs, advance=lambda: field_run_advance(field_run_id=field_run.pk)
+    )
+    field_run.refresh_from_db()
+    return field_run
 
 
 # The metagame lab follows runs (simulator/runs/followers.py): a stage run that ends advances

@@ -1022,6 +1022,24 @@ def run_execute_locally(
     return run
 
 
+def stages_execute_locally(
+    *, round_runs: Callable[[], list[SimulationRun] | None], advance: Callable[[], int]
+) -> None:
+    """Play a feature's stage runs in this process, round by round (tests, benchmarks): the
+    deck doctor's and the metagame lab's. `round_runs()` is the feature's current round's runs,
+    or None once the feature has ended; `advance()` takes its next step (1 if it did). The same
+    runs and `chunk_execute` a worker uses, advanced by the same step as the workers' hook."""
+    while (stages := round_runs()) is not None:
+        played = 0
+        for run in stages:
+            if run.is_active:
+                run_execute_locally(run=run)
+                played += 1
+        # Outside a test's transaction the hook has advanced it already; this is then a no-op.
+        if not advance() and not played:
+            return
+
+
 def _child_init() -> None:
     connections.close_all()  # never share the parent's socket or SQLite handle
 
