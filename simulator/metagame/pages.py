@@ -324,6 +324,19 @@ def _bars(
     }
 
 
+def _tier_chart(
+    rows: list[dict[str, Any]], tips: list[str], *, title: str, x: str, name: str
+) -> Chart:
+    """A tier list's chart: a bar per deck in tier order ("Tier 1: Boomtown Law"), its
+    estimate in percent with its interval across it, and each bar's tip."""
+    return _bars(
+        [f"Tier {r['tier']}: {r['name']}" for r in rows],
+        [round(100 * r["estimate"], 1) for r in rows],
+        [[round(100 * r["low"], 1), round(100 * r["high"], 1)] for r in rows],
+        tips, title=title, x=x, name=name,
+    )  # fmt: skip
+
+
 def _tiers(result: Mapping[str, Any], names: list[str], confidence: float) -> dict[str, Any]:
     """The tier list: rows in tier order, and its chart."""
     level = percent_text(confidence)
@@ -337,10 +350,8 @@ def _tiers(result: Mapping[str, Any], names: list[str], confidence: float) -> di
         }
         for t in result["tiers"]
     ]
-    chart = _bars(
-        [f"Tier {r['tier']}: {r['name']}" for r in rows],
-        [round(100 * r["estimate"], 1) for r in rows],
-        [[round(100 * r["low"], 1), round(100 * r["high"], 1)] for r in rows],
+    chart = _tier_chart(
+        rows,
         [
             f"wins {percent_text(r['estimate'])} ({r['interval']}) against the field; "
             f"the best choice in {r['chance']} of the draws"
@@ -587,10 +598,8 @@ def _table_tiers(result: Mapping[str, Any], names: list[str], confidence: float)
          "seats": int(t["seats"])}
         for t in result["tiers"]
     ]  # fmt: skip
-    chart = _bars(
-        [f"Tier {r['tier']}: {r['name']}" for r in rows],
-        [round(100 * r["estimate"], 1) for r in rows],
-        [[round(100 * r["low"], 1), round(100 * r["high"], 1)] for r in rows],
+    chart = _tier_chart(
+        rows,
         [
             f"wins {r['rate']} ({r['interval']}) of {r['seats']:,} seat-games; the best choice "
             f"in {r['chance']} of the draws"
