@@ -8,10 +8,14 @@ plays a field run on a throwaway database and broker: the two starter decks and 
 legal in the standard format (the same ones for the same `--seed`), heuristic bot, shares drawn
 once, the page's default budget of 6,000 games. The field run plays in rounds of ordinary match
 runs, one per pair of decks given games, which is why more worker machines make it faster with
-no change. It prints the wall time from the start to the answer, the rounds, the games and how
-the run stopped, the games a second end to end against the same decks' games played in one
-in-process loop in the same run (the ratio to the cores is how much of the machine the rounds
-used), and the answer.
+no change. The field is run twice on the same workers, with two seeds and no games reused:
+first on workers just started (the first field run a worker advances imports scipy, about a
+second, on the way from one round to the next), then again. For each it prints the wall time
+from the start to the answer, the rounds, the games and how the run stopped, the games a
+second end to end against the same decks' games played in one in-process loop in the same run
+(the ratio to the cores is how much of the machine the rounds used), a timeline per round from
+the chunks' own times (the wait before its first chunk was sent, its span, the play inside its
+chunks and their time outside play), and the answer.
 """
 
 from __future__ import annotations
@@ -70,6 +74,50 @@ def _in_process_rate(field_run, games: int) -> float:
     return per * len(runs) / (time.perf_counter() - began)
 
 
+def _round_timeline(field_run, began_at) -> list[str]:
+    """Per round, from the chunks' own times (ms): when its first chunk was sent after the last
+    round's last chunk ended (or after submission), how long its chunks took from the first
+    sent to the last finished, the play inside them, and the workers' time outside play."""
+    from simulator.runs.models import ChunkResult, SimulationChunk
+
+    lines = []
+    before = began_at
+    for rnd in range(field_run.round + 1):
+        chunks = list(
+            SimulationChunk.objects.filter(run__field_stage__field_run=field_run,
+                                           run__field_stage__round=rnd)
+            .values("run_id", "index", "sent_at", "started_at", "finished_at")
+        )  # fmt: skip
+        if not chunks:
+            continue
+        play = sum(
+            ChunkResult.objects.filter(
+                run__field_stage__field_run=field_run, run__field_stage__round=rnd
+            ).values_list("seconds", flat=True)
+        )
+        sent = min(c["sent_at"] for c in chunks)
+        end = max(c["finished_at"] for c in chunks)
+        busy = sum((c["finished_at"] - c["started_at"]).total_seconds() for c in chunks)
+        gap, span = (sent - before).total_seconds(), (end - sent).total_seconds()
+        lines.append(
+            f"round {rnd}: {len(chunks)} chunks; first sent {1000 * gap:.0f} after the last round"
+            f" ended; sent to last finished {1000 * span:.0f}; play {1000 * play:.0f}, in chunks"
+            f" outside play {1000 * (busy - play):.0f}"
+        )
+        before = end
+    return lines
+
+
+def _last_finished(field_run):
+    from simulator.runs.models import SimulationChunk
+
+    return max(
+        SimulationChunk.objects.filter(run__field_stage__field_run=field_run).values_list(
+            "finished_at", flat=True
+        )
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decks", type=int, default=10)
@@ -81,8 +129,7 @@ def main() -> None:
     args = parser.parse_args()
     tmp = prepare(postgres=args.postgres, name="metagame")
 
-    from simulator.metagame.models import FieldRun
-    from simulator.metagame.services import field_create, field_run_create
+    from simulator.metagame.services import field_create
 
     queue, worker_env, owner = bench_settings(args.budget, args.workers)
     # The workers start the later rounds (the field run advances where its stage runs end):
@@ -94,33 +141,59 @@ def main() -> None:
         target=args.target,
     )  # fmt: skip
     workers = start_workers("solo", args.workers, queue, tmp, worker_env)
+    played = []
     try:
         wait_until_ready(queue, args.workers)
-        began = time.perf_counter()
-        field_run, _ = field_run_create(field=field, seed=args.seed)
-        while field_run.is_active:
-            time.sleep(0.05)
-            field_run.refresh_from_db()
-        wall = time.perf_counter() - began
+        for k, when in enumerate(("new workers", "the same workers again")):
+            # reuse=False: the second run plays every game again, with a seed of its own
+            played.append((when, *_play(field, args.seed + k)))
     finally:
         stop_workers(workers)
-    if field_run.status != FieldRun.Status.DONE:
-        sys.exit(f"the field run ended {field_run.status}: {field_run.error}")
-    result = field_run.result
-    rate = _in_process_rate(field_run, 1_000)
     pairs = args.decks * (args.decks - 1) // 2
     print(
         f"field: {args.decks} decks ({pairs} pairs), target {args.target}, budget {args.budget:,}"
     )
     print(f"workers: {args.workers} processes (manage.py simulation_workers)")
+    for when, field_run, wall, began_at in played:
+        _report(field_run, wall, began_at, when, args.workers)
+
+
+def _play(field, seed: int):
+    """One field run to its answer: (the field run, wall seconds, when it was submitted)."""
+    from django.utils import timezone
+
+    from simulator.metagame.models import FieldRun
+    from simulator.metagame.services import field_run_create
+
+    began = time.perf_counter()
+    began_at = timezone.now()
+    field_run, _ = field_run_create(field=field, seed=seed, reuse=False)
+    while field_run.is_active:
+        time.sleep(0.05)
+        field_run.refresh_from_db()
+    wall = time.perf_counter() - began
+    if field_run.status != FieldRun.Status.DONE:
+        sys.exit(f"the field run ended {field_run.status}: {field_run.error}")
+    return field_run, wall, began_at
+
+
+def _report(field_run, wall: float, began_at, when: str, workers: int) -> None:
+    result = field_run.result
+    rate = _in_process_rate(field_run, 1_000)
     print(
-        f"to the answer: {wall:.1f} s, {field_run.round + 1} rounds, "
+        f"\n{when}: to the answer {wall:.1f} s, {field_run.round + 1} rounds, "
         f"{field_run.games_spent:,} games, stopped by {result['stopped_by']}"
     )
     end_to_end = field_run.games_spent / wall
     print(
         f"games/s end to end: {end_to_end:,.0f}; in-process loop of the same pairs: {rate:,.0f}"
-        f" (one core); ratio {end_to_end / rate:.2f} on {args.workers} workers"
+        f" (one core); ratio {end_to_end / rate:.2f} on {workers} workers"
+    )
+    for line in _round_timeline(field_run, began_at):
+        print(line)
+    print(
+        "after the last chunk to the answer: "
+        f"{1000 * (field_run.finished_at - _last_finished(field_run)).total_seconds():.0f} ms"
     )
     best = result["best_response"]
     name = result["decks"][best["deck"]]

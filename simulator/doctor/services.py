@@ -96,10 +96,14 @@ def _attr(attr: str | None) -> str | None:
     return f"{name}.{rest}" if rest else name
 
 
-def _stage_run(doctor: DoctorRun, *, players: list[dict], kind: str, games: int, rnd: int):
+def _stage_run(
+    doctor: DoctorRun, *, players: list[dict], kind: str, games: int, rnd: int, alongside: int = 1
+):
+    """A stage run of the doctor, one of `alongside` started together (they share the workers)."""
     run, _ = runs.run_create(
         owner=doctor.owner, game=deck_game().name, kind=kind, format=doctor.format, players=players,
         games=games, seed=runs.stage_seed(doctor.seed, rnd), count_active=False,
+        alongside=alongside,
     )  # fmt: skip
     return run
 
@@ -602,7 +606,7 @@ def _play_round(doctor: DoctorRun, swaps: list[dict[str, str]]) -> None:
         for opponent, opponents, n in groups:
             run = _stage_run(
                 doctor, players=[base, changed, *opponents], kind=SimulationRun.Kind.WHAT_IF,
-                games=n, rnd=doctor.round,
+                games=n, rnd=doctor.round, alongside=len(swaps) * len(groups),
             )  # fmt: skip
             tag = swap if opponent is None else {**swap, "opponent": opponent}
             DoctorStage.objects.create(doctor=doctor, run=run, round=doctor.round, swap=tag)

@@ -65,6 +65,7 @@ class Plan(TypedDict):
     queue: NotRequired[str]
     cost_key: NotRequired[str]
     catalogue_version: NotRequired[int | None]
+    sample_records: NotRequired[int]
 
 
 # --- aggregates (ChunkResult.aggregate, merged into SimulationRun.aggregate) -----------------

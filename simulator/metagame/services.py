@@ -62,6 +62,11 @@ MIN_GAMES_PER_CELL = 10  # games a pair needs in round 0 to say anything
 FIRST_SHARE = 0.2  # of the budget for round 0
 ROUND_SHARE = 0.25  # of the budget left for each later round
 MIN_ROUND_SHARE = 0.1  # of the budget, at least, for a later round (fewer, larger rounds)
+# Replayable games a stage run keeps (a run of its own keeps SIMULATION_SAMPLE_RECORDS, 20): a
+# field of ten decks plays 45 stage runs a round, and a recorded game costs about twice an
+# unrecorded one; two a pair and round are there to watch (the runs list shows the stage runs
+# when asked: `?stages=1`).
+STAGE_SAMPLE_RECORDS = 2
 SOURCES = ("deck", "public_deck", "starter")
 PLAYER_KEYS = (*SOURCES, "bot", "budget")
 ENTRY_KEYS = (*PLAYER_KEYS, "share")
@@ -583,12 +588,11 @@ def _start_round(field_run: FieldRun, allocation: list[list[int]], plan: dict[st
     note the round; what went wrong, in words, if a deck can no longer be played as it was
     (nothing of the round is then kept)."""
     n = len(field_run.entries)
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n) if allocation[i][j] > 0]
     try:
         with transaction.atomic():
-            for i in range(n):
-                for j in range(i + 1, n):
-                    if allocation[i][j] > 0:
-                        _stage_run(field_run, i, j, allocation[i][j])
+            for i, j in pairs:
+                _stage_run(field_run, i, j, allocation[i][j], len(pairs))
     except RunRefused as exc:
         return f"A deck of the field can no longer be played: {exc.detail}"
     except _DeckChanged as exc:
@@ -611,22 +615,34 @@ class _DeckChanged(Exception):
     """A deck of the field changed since its run started."""
 
 
-def _stage_run(field_run: FieldRun, i: int, j: int, games: int) -> None:
+def _stage_run(field_run: FieldRun, i: int, j: int, games: int, alongside: int) -> None:
     """One pair's stage run: decks i and j heads-up for `games` games."""
+    seed = runs.stage_seed(field_run.seed, field_run.round, i, j)
+    run = _match_run(field_run, (i, j), games, seed, alongside)
+    FieldStage.objects.create(field_run=field_run, run=run, round=field_run.round, i=i, j=j)
+
+
+def _match_run(
+    field_run: FieldRun, seats: tuple[int, ...], games: int, seed: int, alongside: int
+) -> SimulationRun:
+    """A match run of the decks at `seats` for `games` games, one of `alongside` started for
+    the round (they share the workers: one chunk each where that keeps them busy), keeping
+    STAGE_SAMPLE_RECORDS replayable games; _DeckChanged if a deck is no longer the one the
+    field run started with."""
     run, _ = runs.run_create(
         owner=field_run.owner, game=deck_game().name, kind=SimulationRun.Kind.MATCH,
-        format=field_run.format, players=[_stage_player(field_run, i), _stage_player(field_run, j)],
-        games=games, seed=runs.stage_seed(field_run.seed, field_run.round, i, j),
-        count_active=False,
+        format=field_run.format, players=[_stage_player(field_run, k) for k in seats],
+        games=games, seed=seed, count_active=False, alongside=alongside,
+        sample_records=STAGE_SAMPLE_RECORDS,
     )  # fmt: skip
-    for position, index in enumerate((i, j)):
-        entry = field_run.entries[index]
+    for position, k in enumerate(seats):
+        entry = field_run.entries[k]
         if _fingerprint(run.plan["players"][position]) != entry["fingerprint"]:
             raise _DeckChanged(
                 f"{entry['label']} changed while the field run played: start a new run to "
                 "play the field as it is now."
             )
-    FieldStage.objects.create(field_run=field_run, run=run, round=field_run.round, i=i, j=j)
+    return run
 
 
 # --- advancing ---------------------------------------------------------------------------------
@@ -868,7 +884,7 @@ def _start_table_round(
     try:
         with transaction.atomic():
             for index, (seats, games) in enumerate(round_tables):
-                _table_run(field_run, seats, games, index)
+                _table_run(field_run, seats, games, index, len(round_tables))
     except RunRefused as exc:
         return f"A deck of the field can no longer be played: {exc.detail}"
     except _DeckChanged as exc:
@@ -887,21 +903,12 @@ def _start_table_round(
     return ""
 
 
-def _table_run(field_run: FieldRun, seats: tuple[int, ...], games: int, index: int) -> None:
+def _table_run(
+    field_run: FieldRun, seats: tuple[int, ...], games: int, index: int, alongside: int
+) -> None:
     """One composition's stage run: its decks at one table for `games` games."""
-    run, _ = runs.run_create(
-        owner=field_run.owner, game=deck_game().name, kind=SimulationRun.Kind.MATCH,
-        format=field_run.format, players=[_stage_player(field_run, k) for k in seats],
-        games=games, seed=runs.stage_seed(field_run.seed, field_run.round, index, len(seats)),
-        count_active=False,
-    )  # fmt: skip
-    for position, k in enumerate(seats):
-        entry = field_run.entries[k]
-        if _fingerprint(run.plan["players"][position]) != entry["fingerprint"]:
-            raise _DeckChanged(
-                f"{entry['label']} changed while the field run played: start a new run to "
-                "play the field as it is now."
-            )
+    seed = runs.stage_seed(field_run.seed, field_run.round, index, len(seats))
+    run = _match_run(field_run, seats, games, seed, alongside)
     FieldStage.objects.create(
         field_run=field_run, run=run, round=field_run.round, i=seats[0], j=seats[1],
         seats=list(seats),

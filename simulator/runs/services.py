@@ -129,14 +129,19 @@ def _calibrated_cost(key: str, sample: int = 30) -> float | None:
     return per_game[len(per_game) // 2]
 
 
-def _chunking(games: int, cost_per_game: float, matchups: int) -> list[tuple[int, int]]:
+def _chunking(
+    games: int, cost_per_game: float, matchups: int, alongside: int = 1
+) -> list[tuple[int, int]]:
     """The chunks' [start, end) game indices: about SIMULATION_CHUNK_SECONDS of work each, as
-    many as a multiple of the workers that play them at once (`parallelism`), so that the
-    workers end together (7 chunks on 2 workers left one idle for a seventh of the run); and
-    the last round of chunks cut into a round of halves and two rounds of quarters, so that a
-    worker whose chunks played slower holds the others up by a quarter of a chunk at most
-    (with halves only, the benchmark's two workers still ended 0.15 s apart on 10,000 games:
-    a third of the run's overhead; a quarter adds two small chunks and their ~10 ms each).
+    many as a multiple of the workers that play them at once (`parallelism`, shared among the
+    `alongside` runs started together: a metagame round's dozens of small runs keep every
+    worker busy with one chunk each, where cutting each in two would double the chunks' cost
+    of claiming and counting), so that the workers end together (7 chunks on 2 workers left
+    one idle for a seventh of the run); and the last round of chunks cut into a round of
+    halves and two rounds of quarters, so that a worker whose chunks played slower holds the
+    others up by a quarter of a chunk at most (with halves only, the benchmark's two workers
+    still ended 0.15 s apart on 10,000 games: a third of the run's overhead; a quarter adds
+    two small chunks and their ~10 ms each).
 
     A chunk plays its indices for every matchup, so one index costs `matchups` games.
     """
@@ -146,7 +151,7 @@ def _chunking(games: int, cost_per_game: float, matchups: int) -> list[tuple[int
     max_chunks = conf.get("SIMULATION_MAX_CHUNKS")
     if -(-games // size) > max_chunks:
         size = -(-games // max_chunks)
-    workers = parallelism()
+    workers = -(-parallelism() // max(1, alongside))
     count = -(-games // size)
     balanced = min(-(-count // workers) * workers, max_chunks, games)
     size = -(-games // balanced)
@@ -184,6 +189,8 @@ def run_create(
     idempotency_key: str | None = None,
     dispatch: bool = True,
     count_active: bool = True,
+    alongside: int = 1,
+    sample_records: int | None = None,
 ) -> tuple[SimulationRun, bool]:
     """Check and create a run, cut it into chunks and (after commit) send the first ones.
 
@@ -191,7 +198,9 @@ def run_create(
     then is returned unchanged. Every problem with the input is refused here (RunRefused),
     never inside a worker. `dispatch=False` leaves the chunks for `simulate` to play in-process.
     `count_active=False` skips the cap on active runs: the deck doctor's stage runs, whose
-    doctor run is itself capped (simulator/doctor/services.py).
+    doctor run is itself capped (simulator/doctor/services.py). `alongside`: how many runs are
+    started together with this one (a metagame round's), which share the workers (_chunking).
+    `sample_records`: the replayable games the run keeps, instead of SIMULATION_SAMPLE_RECORDS.
     """
     if idempotency_key:
         existing = Run.objects.filter(owner=owner, idempotency_key=idempotency_key).first()
@@ -212,20 +221,29 @@ def run_create(
         spec=spec, prepared=prepared, seed=seed, games=games, players=plan_players,
         matchups=matchups, pairs=pairs, catalogue_version=catalogue_version,
     )  # fmt: skip
+    if sample_records is not None:
+        plan["sample_records"] = max(0, sample_records)
     fields = {"kind": kind, "format": prepared.format, "variants": prepared.variants}
     return _saved_run(
-        owner=owner, plan=plan, fields=fields, idempotency_key=idempotency_key, dispatch=dispatch
-    )
+        owner=owner, plan=plan, fields=fields, idempotency_key=idempotency_key,
+        dispatch=dispatch, alongside=alongside,
+    )  # fmt: skip
 
 
 def _saved_run(
-    *, owner, plan: Plan, fields: dict[str, Any], idempotency_key: str | None, dispatch: bool
+    *,
+    owner,
+    plan: Plan,
+    fields: dict[str, Any],
+    idempotency_key: str | None,
+    dispatch: bool,
+    alongside: int = 1,
 ) -> tuple[SimulationRun, bool]:
     """The run of a checked `plan` written, cut into chunks and (`dispatch`, after commit) sent;
     `fields` are the run's other columns (kind, format, variants, checks)."""
     games = plan["games"]
     matchups = len(plan["matchups"])
-    bounds = _chunking(games, _cost_per_game(plan), matchups)
+    bounds = _chunking(games, _cost_per_game(plan), matchups, alongside)
     chunk_size, chunk_count = bounds[0][1] - bounds[0][0], len(bounds)
     try:
         with transaction.atomic():
@@ -746,7 +764,8 @@ def chunk_execute(*, chunk_id: int, send_no: int, worker: str = "") -> str:
         return "skipped"
     run = Run.objects.get(pk=chunk.run_id)
     plan: Plan = run.plan
-    per_matchup = max(1, conf.get("SIMULATION_SAMPLE_RECORDS") // len(plan["matchups"]))
+    kept = plan.get("sample_records", conf.get("SIMULATION_SAMPLE_RECORDS"))
+    per_matchup = max(1, kept // len(plan["matchups"])) if kept else 0
     sample = sample_indices(run.games, per_matchup) & set(range(chunk.start, chunk.end))
     try:
         catalogue = _catalogue_for(run)

@@ -346,6 +346,36 @@ def test_a_run_is_cut_so_that_its_workers_finish_together(user, settings, worker
     assert any(cuts)  # the longer runs have rounds enough to cut their last one
 
 
+def test_runs_started_together_share_the_workers_instead_of_each_taking_all(user, settings):
+    """A run alone is cut so that every worker has a chunk; a run started with 44 others (a
+    metagame round's) is not: the others keep the workers busy, and cutting each small run in
+    two would only double the chunks' cost of claiming and counting."""
+    settings.SIMULATION_WORKERS = 2
+    settings.SIMULATION_CHUNK_SECONDS = 1.0
+    settings.SIMULATION_MAX_ACTIVE_RUNS = 10
+    alone = make_run(user, games=30, dispatch=False)
+    together = make_run(user, games=30, dispatch=False, alongside=45)
+    assert (alone.chunk_count, together.chunk_count) == (2, 1)
+    assert together.chunk_size == 30
+    # a long run is cut into chunks of about a second either way, just not into pairs of them
+    long_alone = make_run(user, games=54_321, dispatch=False)
+    long_together = make_run(user, games=54_321, dispatch=False, alongside=2)
+    assert long_alone.chunk_count % 2 == 0 and long_together.chunk_count > 1
+
+
+@pytest.mark.parametrize(("kept", "expected"), [(None, 20), (3, 3), (0, 0)])
+def test_a_run_keeps_the_replayable_games_it_asks_for(user, kept, expected):
+    """SIMULATION_SAMPLE_RECORDS (20) replayable games spread over the run, unless the run was
+    created asking for another number (a metagame stage run keeps two)."""
+    extra = {} if kept is None else {"sample_records": kept}
+    run = run_execute_locally(run=make_run(user, games=60, dispatch=False, **extra))
+    assert run.status == "done" and run.games_done == 60
+    indices = sorted(run.samples.values_list("index", flat=True))
+    assert len(indices) == expected
+    if expected:
+        assert indices[0] == 0 and indices[-1] >= 60 - 60 // expected  # spread over the run
+
+
 def test_a_first_run_is_chunked_for_the_engine_build_that_will_play_it(monkeypatch):
     """Before any run is measured, High Stakes Drifter's chunks are sized by the cost of a game
     in the build this process runs: compiled games cost a fraction of pure-Python ones, so the

@@ -16,6 +16,7 @@ from simulator.games import deck_game
 from simulator.metagame import pages
 from simulator.metagame.models import FieldRun, FieldStage
 from simulator.metagame.services import (
+    STAGE_SAMPLE_RECORDS,
     field_create,
     field_run_advance,
     field_run_advance_for_run,
@@ -100,6 +101,21 @@ def test_a_field_of_three_decks_plays_rounds_to_its_answer(user_client, user, ca
     answer = user_client.get(f"/api/v1/field-runs/{field_run.pk}/").json()
     assert answer["status"] == "done" and answer["progress"] == 1.0
     assert answer["result"]["tiers"] == result["tiers"] and answer["counts"] == field_run.counts
+
+
+def test_a_rounds_stage_runs_are_one_chunk_each_and_keep_two_games_to_watch(
+    user, catalogue, settings
+):
+    """A round's stage runs share the workers (one chunk each, not one a worker each) and keep
+    STAGE_SAMPLE_RECORDS replayable games, not a run's twenty: a recorded game costs about
+    twice an unrecorded one, and a field plays dozens of stage runs a round."""
+    settings.SIMULATION_WORKERS = 2
+    field_run = played(user, entries=CLOSE, confidence=0.99)
+    runs = SimulationRun.objects.filter(field_stage__field_run=field_run)
+    assert runs.count() > 3
+    for run in runs:
+        assert run.chunk_count == 1, (run.games, run.chunk_count)
+        assert run.samples.count() == min(STAGE_SAMPLE_RECORDS, run.games) == 2
 
 
 def test_a_clear_answer_stops_by_the_rule_before_the_budget(user, catalogue):
