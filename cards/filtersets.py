@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from cards.models import Card, KickerChip
+from config.api import DomainError
 
 
 class GivenMeansNotEmpty:
@@ -45,6 +46,19 @@ class TrueFalseField(GivenMeansNotEmpty, forms.NullBooleanField):
 
     def validate(self, value):
         pass
+
+
+def true_or_false(request, name: str) -> bool | None:
+    """A query parameter that is true or false (or 1/0): None when absent, else a 400 in the
+    error shape naming it (for parameters that are not a FilterSet's: they change what the
+    list holds rather than filter it)."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    try:
+        return bool(TrueFalseField(required=False).clean(raw))
+    except ValidationError:
+        raise DomainError(f"{name} is true or false.", attr=name) from None
 
 
 class BooleanFilter(django_filters.BooleanFilter):

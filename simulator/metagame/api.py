@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 
-from django.core.exceptions import ValidationError
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
@@ -19,7 +18,7 @@ from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from cards.filtersets import TrueFalseField
+from cards.filtersets import true_or_false
 from collecting import csv_format
 from config.api import DomainError
 from config.schema import ERRORS, errors
@@ -46,13 +45,7 @@ EXPORT_AS = OpenApiParameter(
 
 def _public(request) -> bool:
     """`?public=`: true or false (or 1/0), else a 400 naming it."""
-    raw = request.query_params.get("public")
-    if raw is None:
-        return False
-    try:
-        return bool(TrueFalseField(required=False).clean(raw))
-    except ValidationError:
-        raise DomainError("public is true or false.", attr="public") from None
+    return bool(true_or_false(request, "public"))
 
 
 class FieldViewSet(viewsets.GenericViewSet):

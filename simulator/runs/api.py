@@ -12,6 +12,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cards.filtersets import true_or_false
 from config.schema import ERRORS, errors
 from simulator.engine.core import games
 from simulator.runs import selectors, services
@@ -33,6 +34,14 @@ IDEMPOTENCY = OpenApiParameter(
 )
 
 
+STAGES = OpenApiParameter(
+    "stages",
+    OpenApiTypes.BOOL,
+    description="Also list the runs that field runs and deck doctor runs played as their rounds "
+    "(left out by default: each is listed with its field run or doctor run).",
+)
+
+
 class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Your simulation runs. Polling a run only reads it: the workers re-send lost chunks."""
 
@@ -42,7 +51,12 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     ordering_fields = ["created_at"]
 
     def get_queryset(self):
-        return selectors.run_list(owner=self.request.user)
+        stages = self.action == "list" and bool(true_or_false(self.request, "stages"))
+        return selectors.run_list(owner=self.request.user, stages=stages)
+
+    @extend_schema(parameters=[STAGES], responses={200: s.RunSerializer(many=True), 400: ERRORS})
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
 
     def get_object(self):
         run = selectors.run_get(owner=self.request.user, pk=self.kwargs["pk"])

@@ -26,6 +26,7 @@ from simulator.games.plans import (
     RunAggregate,
     WhatIfRow,
 )
+from simulator.runs.followers import followers
 from simulator.runs.headlines import (
     BotUsed,
     Comparison,
@@ -48,11 +49,23 @@ from simulator.runs.stats import (
 )
 
 
-def run_list(*, owner) -> QuerySet[SimulationRun]:
-    """`owner`'s runs, newest first (anonymous: none)."""
+def run_list(*, owner, stages: bool = False) -> QuerySet[SimulationRun]:
+    """`owner`'s runs, newest first (anonymous: none): the runs they started, and with
+    `stages` also the runs that features built on runs started as their stages (a field run's
+    rounds, a deck doctor's; each is listed on its feature's page)."""
     if not getattr(owner, "is_authenticated", False):
         return SimulationRun.objects.none()
-    return SimulationRun.objects.filter(owner=owner).defer("aggregate")
+    runs = SimulationRun.objects.filter(owner=owner).defer("aggregate")
+    return runs if stages else runs.exclude(stage_runs())
+
+
+def stage_runs() -> Q:
+    """The runs that are some feature's stages (followers.py: each follower's `stage_runs`)."""
+    q = Q(pk__in=[])
+    for follower in followers():
+        if follower.stage_runs is not None:
+            q |= follower.stage_runs
+    return q
 
 
 def run_get(*, owner, pk: Any, with_results: bool = True) -> SimulationRun:

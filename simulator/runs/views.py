@@ -157,11 +157,22 @@ def _players_from_post(
 
 @login_required
 def run_list(request):
-    """Your runs, newest first, and a link to start one."""
-    runs = selectors.run_list(owner=request.user)[:100]
+    """Your runs, newest first, and a link to start one; the runs that field runs and deck
+    doctor runs played as their rounds only with `?stages=1` (they are on those pages)."""
+    stages = request.GET.get("stages") == "1"
+    runs = selectors.run_list(owner=request.user, stages=stages)[:100]
     titles = {name: spec.title for name, spec in service_specs().items()}
     rows = [(run, titles.get(run.game, run.game)) for run in runs]
-    return render(request, "simulator/list.html", {"rows": rows})
+    hidden = (
+        0
+        if stages
+        else selectors.run_list(owner=request.user, stages=True)
+        .filter(selectors.stage_runs())
+        .count()
+    )
+    return render(
+        request, "simulator/list.html", {"rows": rows, "stages": stages, "hidden": hidden}
+    )
 
 
 @login_required

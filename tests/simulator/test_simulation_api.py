@@ -306,3 +306,38 @@ def test_reading_a_runs_status_only_reads_it(user_client, settings, django_asser
     assert response.json()["status"] == "queued"
     assert _chunk_states(body["id"]) == before
     assert '"aggregate"' not in queries.captured_queries[0]["sql"]
+
+
+def test_a_field_runs_rounds_are_listed_only_when_asked_for(user_client, user, client, catalogue):
+    """A field run plays its rounds as runs of their own; the list of my runs (the API and the
+    page) holds the runs I started, and those rounds' runs only with `stages`, so that one
+    field of ten decks (45 runs a round) does not bury them."""
+    from simulator.metagame.services import field_create, field_run_create
+
+    mine = user_client.post("/api/v1/simulations/", QUICKDRAW, format="json").json()
+    decks = [{"starter": "HSD-S1", "share": 1}, {"starter": "HSD-S2", "share": 1}]
+    field = field_create(owner=user, name="Saturday", entries=decks, bot="random", budget=200)
+    field_run_create(field=field, seed=3)
+    stage_ids = set(
+        SimulationRun.objects.filter(field_stage__isnull=False).values_list("pk", flat=True)
+    )
+    assert stage_ids and mine["id"] not in stage_ids
+
+    def listed(query: str = "") -> set[int]:
+        answer = user_client.get(f"/api/v1/simulations/{query}")
+        assert answer.status_code == 200
+        return {run["id"] for run in answer.json()["results"]}
+
+    assert listed() == listed("?stages=false") == {mine["id"]}
+    assert listed("?stages=true") == {mine["id"], *stage_ids}
+    bad = user_client.get("/api/v1/simulations/?stages=maybe")
+    assert bad.status_code == 400 and bad.json()["errors"][0]["attr"] == "stages"
+    # each stage run is still one of mine to open
+    assert user_client.get(f"/api/v1/simulations/{min(stage_ids)}/").status_code == 200
+
+    client.force_login(user)
+    page = client.get("/simulations/").content.decode()
+    assert f"#{mine['id']}<" in page and f"#{min(stage_ids)}<" not in page
+    assert f"Not listed: {len(stage_ids)} run" in page
+    everything = client.get("/simulations/?stages=1").content.decode()
+    assert f"#{min(stage_ids)}<" in everything and "Only the runs I started" in everything
