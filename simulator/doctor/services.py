@@ -51,7 +51,7 @@ from decks.selectors import deck_contents, pool_of
 from decks.services import deck_update, deck_version_save
 from simulator.common import conf
 from simulator.doctor.models import DoctorRun, DoctorStage
-from simulator.doctor.selectors import FIELD_MAX_DECKS, visible_fields
+from simulator.doctor.selectors import FIELD_MAX_DECKS, stage_parts, visible_fields
 from simulator.doctor.weighting import (
     PAIR_KEYS,
     field_games,
@@ -1017,4 +1017,5 @@ FOLLOWER = Follower(
     due=doctors_due,
     advance=lambda doctor_id: doctor_advance(doctor_id=doctor_id),
     stage_runs=Q(doctor__isnull=False),
+    part_of=stage_parts,
 )

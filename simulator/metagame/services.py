@@ -48,6 +48,7 @@ from simulator.games.problems import RunRefused, refuse
 from simulator.metagame import analysis, sampler, tables
 from simulator.metagame.models import Field, FieldRun, FieldStage, Target
 from simulator.metagame.sampler import Target as Question
+from simulator.metagame.selectors import stage_parts
 from simulator.runs import services as runs
 from simulator.runs.followers import Follower
 from simulator.runs.models import SimulationRun
@@ -1041,4 +1042,5 @@ FOLLOWER = Follower(
     due=field_runs_due,
     advance=lambda field_run_id: field_run_advance(field_run_id=field_run_id),
     stage_runs=Q(field_stage__isnull=False),
+    part_of=stage_parts,
 )

@@ -10,7 +10,10 @@ when the app starts (`simulator/apps.py`). The run service then
   ids of its own objects, in the same one query as the runs due, and calls `advance(id)` for
   each; `advance` returns how many it advanced (0 or 1);
 - leaves a follower's `stage_runs` (a filter on runs: the runs that are its stages) out of an
-  owner's count of active runs: the feature caps its own objects (a doctor run, a field run).
+  owner's count of active runs: the feature caps its own objects (a doctor run, a field run),
+  and out of the owner's list of runs unless asked for (selectors.run_list);
+- asks `part_of(run_ids)` what each of its stage runs among them is part of, in words with a
+  link (the list of runs says so next to each).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ class Follower:
     due: Callable[[], QuerySet]
     advance: Callable[[int], int]
     stage_runs: Q | None = None
+    part_of: Callable[[list[int]], dict[int, tuple[str, str]]] | None = None
 
 
 _FOLLOWERS: dict[str, Follower] = {}

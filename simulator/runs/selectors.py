@@ -59,6 +59,16 @@ def run_list(*, owner, stages: bool = False) -> QuerySet[SimulationRun]:
     return runs if stages else runs.exclude(stage_runs())
 
 
+def parts_of(run_ids: list[int]) -> dict[int, tuple[str, str]]:
+    """For the runs among `run_ids` that are some feature's stages: (what they are part of, in
+    words, the link to it), as each follower says (followers.py: `part_of`)."""
+    parts: dict[int, tuple[str, str]] = {}
+    for follower in followers():
+        if follower.part_of is not None:
+            parts |= follower.part_of(run_ids)
+    return parts
+
+
 def stage_runs() -> Q:
     """The runs that are some feature's stages (followers.py: each follower's `stage_runs`)."""
     q = Q(pk__in=[])

@@ -162,7 +162,8 @@ def run_list(request):
     stages = request.GET.get("stages") == "1"
     runs = selectors.run_list(owner=request.user, stages=stages)[:100]
     titles = {name: spec.title for name, spec in service_specs().items()}
-    rows = [(run, titles.get(run.game, run.game)) for run in runs]
+    parts = selectors.parts_of([run.pk for run in runs]) if stages else {}
+    rows = [(run, titles.get(run.game, run.game), parts.get(run.pk)) for run in runs]
     hidden = (
         0
         if stages

@@ -109,6 +109,13 @@ def test_post_answers_202_with_location_and_round_zero(user_client, user, catalo
     assert stage.run.total_games == 200
     poll = user_client.get(body["url"])
     assert poll.status_code == 200 and poll.json()["stage_runs"] == [stage.run_id]
+    # the list of my runs leaves the round out, and says what it is part of when asked
+    mine = user_client.get("/api/v1/simulations/").json()["results"]
+    assert stage.run_id not in {run["id"] for run in mine}
+    user_client.force_login(user)
+    page = user_client.get("/simulations/?stages=1").content.decode()
+    assert f"Round 1 of the deck doctor of {deck.name}" in page
+    assert f'href="/simulations/doctor/{doctor.pk}/"' in page
 
 
 def test_a_deck_with_no_better_swap_gets_no_significant_improvement(user, catalogue):

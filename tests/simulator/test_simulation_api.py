@@ -341,3 +341,8 @@ def test_a_field_runs_rounds_are_listed_only_when_asked_for(user_client, user, c
     assert f"Not listed: {len(stage_ids)} run" in page
     everything = client.get("/simulations/?stages=1").content.decode()
     assert f"#{min(stage_ids)}<" in everything and "Only the runs I started" in everything
+    # each says what it is part of, with the link to it; mine says I started it
+    field_run = field.runs.get()
+    assert everything.count("Round 1 of a run of the field Saturday") == len(stage_ids)
+    assert f'href="/simulations/field-runs/{field_run.pk}/"' in everything
+    assert everything.count("Started by you") == 1
