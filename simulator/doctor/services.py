@@ -600,16 +600,17 @@ def _play_round(doctor: DoctorRun, swaps: list[dict[str, str]]) -> None:
         groups = [(i, [g], n) for i, (g, n) in enumerate(zip(doctor.gauntlet, games))]
     doctor.state["games"] = {**doctor.state.get("games", {}), str(doctor.round): games}
     base = _player(doctor, doctor.state.get("working", {}))
-    for swap in swaps:
-        changed = _player(doctor, _with_swap(doctor.state.get("working", {}), swap))
-        changed.pop("label", None)  # the deck's name and "(changed)", as in any what-if
-        for opponent, opponents, n in groups:
-            run = _stage_run(
-                doctor, players=[base, changed, *opponents], kind=SimulationRun.Kind.WHAT_IF,
-                games=n, rnd=doctor.round, alongside=len(swaps) * len(groups),
-            )  # fmt: skip
-            tag = swap if opponent is None else {**swap, "opponent": opponent}
-            DoctorStage.objects.create(doctor=doctor, run=run, round=doctor.round, swap=tag)
+    with runs.players_checked_once():  # the deck and its opponents, read once a round
+        for swap in swaps:
+            changed = _player(doctor, _with_swap(doctor.state.get("working", {}), swap))
+            changed.pop("label", None)  # the deck's name and "(changed)", as in any what-if
+            for opponent, opponents, n in groups:
+                run = _stage_run(
+                    doctor, players=[base, changed, *opponents], kind=SimulationRun.Kind.WHAT_IF,
+                    games=n, rnd=doctor.round, alongside=len(swaps) * len(groups),
+                )  # fmt: skip
+                tag = swap if opponent is None else {**swap, "opponent": opponent}
+                DoctorStage.objects.create(doctor=doctor, run=run, round=doctor.round, swap=tag)
 
 
 def _pair_totals(run: SimulationRun) -> dict[str, float]:

@@ -591,7 +591,7 @@ def _start_round(field_run: FieldRun, allocation: list[list[int]], plan: dict[st
     n = len(field_run.entries)
     pairs = [(i, j) for i in range(n) for j in range(i + 1, n) if allocation[i][j] > 0]
     try:
-        with transaction.atomic():
+        with transaction.atomic(), runs.players_checked_once():
             for i, j in pairs:
                 _stage_run(field_run, i, j, allocation[i][j], len(pairs))
     except RunRefused as exc:
@@ -883,7 +883,7 @@ def _start_table_round(
     """Make the round's stage runs, one a composition drawn (a match run of its decks, the
     seats rotating game by game), and note the round: its tables, games and why."""
     try:
-        with transaction.atomic():
+        with transaction.atomic(), runs.players_checked_once():
             for index, (seats, games) in enumerate(round_tables):
                 _table_run(field_run, seats, games, index, len(round_tables))
     except RunRefused as exc:

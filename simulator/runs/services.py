@@ -8,15 +8,18 @@ locked, so a chunk that runs twice counts once and the run is finished exactly o
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import copy
 import itertools
+import json
 import logging
 import multiprocessing
 import random
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
@@ -421,6 +424,43 @@ def _check_caps(*, owner, total: int, count_active: bool) -> None:
         )
 
 
+_checked_players: contextvars.ContextVar[dict[str, PlanPlayer] | None] = contextvars.ContextVar(
+    "checked_players", default=None
+)
+
+
+@contextlib.contextmanager
+def players_checked_once() -> Iterator[None]:
+    """Within the block, run_create checks a player it was given before (the same input, owner,
+    game and format) only once: a metagame round makes 45 runs of its ten decks, and reading
+    and checking a deck for each of them took most of the time of making them. For the runs
+    of one round, made together: a deck is read once for all of them."""
+    token = _checked_players.set({})
+    try:
+        yield
+    finally:
+        _checked_players.reset(token)
+
+
+def _prepared_player(
+    *, owner, service: GameService, data: dict, index: int, prepared: PreparedRules
+) -> tuple[PlanPlayer, list[Problem]]:
+    """prepare_player, once a block for a player checked without a problem (players_checked_once;
+    a player with problems is checked again, its problems named by its place in each run)."""
+    memo = _checked_players.get()
+    key = json.dumps(
+        [owner.pk, service.name, prepared.format, prepared.rules, data], sort_keys=True, default=str
+    )
+    if memo is not None and key in memo:
+        return copy.deepcopy(memo[key]), []
+    player, found = prepare_player(
+        owner=owner, service=service, data=data, index=index, prepared=prepared
+    )
+    if memo is not None and not found:
+        memo[key] = copy.deepcopy(player)
+    return player, found
+
+
 def _plan_players(
     *, owner, service: GameService, players: list[dict], prepared: PreparedRules
 ) -> list[PlanPlayer]:
@@ -428,7 +468,7 @@ def _plan_players(
     plan_players: list[PlanPlayer] = []
     problems: list[Problem] = []
     for index, data in enumerate(players):
-        player, found = prepare_player(
+        player, found = _prepared_player(
             owner=owner, service=service, data=data, index=index, prepared=prepared
         )
         plan_players.append(player)

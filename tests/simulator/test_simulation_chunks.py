@@ -16,6 +16,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from simulator.games.problems import RunRefused
 from simulator.models import ChunkResult, SimulationChunk, SimulationRun
 from simulator.runs.selectors import report_text
 from simulator.runs.services import (
@@ -374,6 +375,41 @@ def test_a_run_keeps_the_replayable_games_it_asks_for(user, kept, expected):
     assert len(indices) == expected
     if expected:
         assert indices[0] == 0 and indices[-1] >= 60 - 60 // expected  # spread over the run
+
+
+def test_runs_made_together_read_and_check_each_player_once(user, catalogue, monkeypatch):
+    """Within players_checked_once (a metagame round), a deck given to several runs is read and
+    checked for the first only, and each run still gets a plan player of its own; a player with
+    a problem is checked every time, so each refusal names its own place."""
+    from simulator.games import players as players_module
+    from simulator.runs import services
+
+    checked: list[dict] = []
+    real = players_module.prepare_player
+
+    def counting(**kwargs):
+        checked.append(kwargs["data"])
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "prepare_player", counting)
+    s1, s2 = {"starter": "HSD-S1", "bot": "random"}, {"starter": "HSD-S2", "bot": "random"}
+    made = []
+    with services.players_checked_once():
+        for players in ([s1, s2], [s2, s1], [s1, s1]):
+            made.append(run_create(owner=user, game="drifter", format="standard", players=players,
+                                   games=4, dispatch=False, count_active=False)[0])  # fmt: skip
+        with pytest.raises(RunRefused) as refused:
+            run_create(owner=user, game="drifter", players=[s1, {"starter": "NOPE"}], games=4,
+                       dispatch=False, count_active=False)  # fmt: skip
+    assert checked == [s1, s2, {"starter": "NOPE"}]
+    assert refused.value.problems[0]["attr"] == "players.1"
+    first, second, mirror = (run.plan["players"] for run in made)
+    assert first[0] == second[1] == mirror[0] == mirror[1] and first[1] == second[0]
+    assert first[0] is not mirror[0]
+    # outside the block, every run checks its players again
+    run_create(owner=user, game="drifter", format="standard", players=[s1, s2], games=4,
+               dispatch=False, count_active=False)  # fmt: skip
+    assert checked[-2:] == [s1, s2]
 
 
 def test_a_first_run_is_chunked_for_the_engine_build_that_will_play_it(monkeypatch):
