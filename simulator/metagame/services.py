@@ -590,6 +590,9 @@ def _start_round(field_run: FieldRun, allocation: list[list[int]], plan: dict[st
     (nothing of the round is then kept)."""
     n = len(field_run.entries)
     pairs = [(i, j) for i in range(n) for j in range(i + 1, n) if allocation[i][j] > 0]
+    # The longest runs first: the workers take the chunks in the order they are sent, and a
+    # round waits for its last chunk (each pair's seed is its own, so the games are the same).
+    pairs.sort(key=lambda pair: -allocation[pair[0]][pair[1]])
     try:
         with transaction.atomic(), runs.players_checked_once():
             for i, j in pairs:
@@ -884,7 +887,9 @@ def _start_table_round(
     seats rotating game by game), and note the round: its tables, games and why."""
     try:
         with transaction.atomic(), runs.players_checked_once():
-            for index, (seats, games) in enumerate(round_tables):
+            # the longest first (each keeps the seed of its place in the round, as before)
+            longest = sorted(enumerate(round_tables), key=lambda table: -table[1][1])
+            for index, (seats, games) in longest:
                 _table_run(field_run, seats, games, index, len(round_tables))
     except RunRefused as exc:
         return f"A deck of the field can no longer be played: {exc.detail}"

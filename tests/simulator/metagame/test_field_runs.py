@@ -103,10 +103,11 @@ def test_a_field_of_three_decks_plays_rounds_to_its_answer(user_client, user, ca
     assert answer["result"]["tiers"] == result["tiers"] and answer["counts"] == field_run.counts
 
 
-def test_a_rounds_stage_runs_are_one_chunk_each_and_keep_two_games_to_watch(
+def test_a_rounds_stage_runs_are_one_chunk_each_longest_first_keeping_two_games(
     user, catalogue, settings
 ):
-    """A round's stage runs share the workers (one chunk each, not one a worker each) and keep
+    """A round's stage runs share the workers (one chunk each, not one a worker each), are sent
+    longest first (a round waits for its last chunk), and keep
     STAGE_SAMPLE_RECORDS replayable games, not a run's twenty: a recorded game costs about
     twice an unrecorded one, and a field plays dozens of stage runs a round."""
     settings.SIMULATION_WORKERS = 2
@@ -116,6 +117,13 @@ def test_a_rounds_stage_runs_are_one_chunk_each_and_keep_two_games_to_watch(
     for run in runs:
         assert run.chunk_count == 1, (run.games, run.chunk_count)
         assert run.samples.count() == min(STAGE_SAMPLE_RECORDS, run.games) == 2
+    # each round's runs are made (and so sent to the workers) longest first
+    for rnd in range(field_run.round + 1):
+        games = list(
+            runs.filter(field_stage__round=rnd).order_by("pk").values_list("games", flat=True)
+        )
+        assert games == sorted(games, reverse=True)
+    assert len({g for rnd in field_run.rounds for row in rnd["games"] for g in row}) > 2
 
 
 def test_a_clear_answer_stops_by_the_rule_before_the_budget(user, catalogue):
