@@ -1,6 +1,7 @@
 """The metagame lab's sampler against spreading the games evenly (issue #28).
 
-    python benchmarks/metagame.py [--seeds 50] [--quick] [--jobs 2] [--budget 200000]
+    python benchmarks/metagame.py [--seeds 50] [--first-seed 0] [--quick] [--jobs 2]
+                                  [--budget 200000]
 
 Synthetic fields of ten decks whose true win chances are known (no Django, no engine: a game
 is a coin flip with the pair's true chance):
@@ -15,14 +16,22 @@ is a coin flip with the pair's true chance):
 
 Each field's shares are drawn once (Dirichlet), and its field seed is the first (from 0) that
 meets its description, so that every question has an answer some number of games can find.
+With each field comes what placing the games can save on "which deck is best" at most, as
+the confidence goes to 1 (`best_bound`): the games of the best fixed split of them, knowing
+the true chances, over even play's. A sampler that has to learn the chances as it goes cannot
+beat it on average in that limit (Garivier and Kaufmann's lower bound for finding the best
+arm); at 95% a median can, somewhat, by stopping on lucky early games.
 For each field, question ("best": the best deck against the field, "support": the decks of the
 equilibrium mix) and seed, `run_adaptive` runs twice at confidence 0.95 on the same budget,
 rounds (250 games, or a tenth of the games so far when that is more) and seed: the adaptive
 sampler, and the same stopping rule with the games spread evenly. A run that runs out of
 budget counts its whole budget in the medians. Printed per field and question: the median
-games to stop (adaptive, even, their ratio), how often each ran out of budget, and the error
-rate of the runs the rule stopped (answer ≠ the truth of the true matrix), then the error
-rates pooled with exact intervals, against the stated 5%. Figures and dates belong in
+games to stop (adaptive, even, their ratio with a 95% bootstrap interval over the seeds), how
+often each ran out of budget, and the error rate of the runs the rule stopped (answer ≠ the
+truth of the true matrix), then the error rates pooled with exact intervals, against the
+stated 5%. The games a question takes vary tenfold from seed to seed, so a median of 50 seeds
+moves by a fifth or more: the interval says how far, and `--first-seed` runs other seeds than
+the usual 0 to 49 to check a change on fresh ones. Figures and dates belong in
 docs/metagame.md, not here.
 """
 
@@ -39,6 +48,7 @@ from pathlib import Path
 from statistics import median
 
 import numpy as np
+from scipy.optimize import minimize
 from scipy.stats import binomtest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -192,42 +202,78 @@ def one(task: tuple[str, str, str, int, int]) -> tuple[str, str, str, int, str, 
     return name, target, strategy, run.games_used, run.stopped_by, run.answer == field.truth(target)
 
 
+def best_bound(field: Field) -> float:
+    """What placing the games can save on "which deck is best" at most, as the confidence goes
+    to 1: the games of the best fixed split of them, knowing the true chances, over even
+    play's. A split w (shares of the games over the pairs) needs about max_b T_b(w) games,
+    T_b = Σ_pairs (∂(E_a - E_b)/∂p)² p(1 - p) / (w_pair (E_a - E_b)²) for the best deck a and
+    each other deck b (Garivier and Kaufmann's characteristic time for normal means). By
+    minimax duality, min over w of max over b is the max over weights λ of the rivals
+    (Σ_pairs √(Σ_b λ_b c_b,pair))², a concave problem in as many unknowns as rivals."""
+    n, s = DECKS, field.shares
+    e = field.chances @ s
+    a = field.best
+    upper_i, upper_j = np.triu_indices(n, 1)
+    p = field.chances[upper_i, upper_j]
+    rivals = [b for b in range(n) if b != a]
+    slope = np.zeros((len(rivals), n, n))
+    for k, b in enumerate(rivals):
+        slope[k, a, :] += s
+        slope[k, :, a] -= s
+        slope[k, b, :] -= s
+        slope[k, :, b] += s
+    cost = slope[:, upper_i, upper_j] ** 2 * p * (1 - p) / (e[a] - e[rivals])[:, None] ** 2
+    cost /= len(p) * cost.sum(axis=1).max()  # even play's games: 1
+    result = minimize(
+        lambda lam: -np.sqrt(np.maximum(lam @ cost, 1e-300)).sum(),
+        np.full(len(rivals), 1 / len(rivals)),
+        method="SLSQP",
+        bounds=[(0, 1)] * len(rivals),
+        constraints=[{"type": "eq", "fun": lambda lam: lam.sum() - 1}],
+        options={"ftol": 1e-14, "maxiter": 500},
+    )
+    return float(result.fun**2)
+
+
 def describe(field: Field) -> str:
     eq = field.equilibrium
     mix = ", ".join(f"{d}: {eq.weights[d]:.2f}" for d in eq.support)
     return (
         f"{field.name} (field seed {field.seed}): best deck {field.best}, lead "
         f"{100 * field.lead:.1f} points; equilibrium {{{mix}}}, outsiders at least "
-        f"{100 * field.margin:.1f} points behind it"
+        f"{100 * field.margin:.1f} points behind it; finding the best deck with the best "
+        f"fixed split of the games (the true chances known) takes {best_bound(field):.2f} of "
+        "even play's games as the confidence goes to 1"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=50)
+    parser.add_argument("--first-seed", type=int, default=0, help="seeds first, first + 1, ...")
     parser.add_argument("--quick", action="store_true", help="5 seeds: a smoke run")
     parser.add_argument("--budget", type=int, default=200_000, help="games a question may use")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
-    seeds = 5 if args.quick else args.seeds
+    seeds = range(args.first_seed, args.first_seed + (5 if args.quick else args.seeds))
     for name in KINDS:
         print(describe(make_field(name)))
     tasks = [
         (name, target, strategy, seed, args.budget)
         for name in KINDS
         for target in TARGETS
-        for seed in range(seeds)
+        for seed in seeds
         for strategy in STRATEGIES
     ]
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(one, tasks, chunksize=2))
     print(
-        f"\n{seeds} seeds, budget {args.budget:,} games, rounds of {ROUND_GAMES:,} games "
-        "or a tenth of those so far"
+        f"\n{len(seeds)} seeds ({seeds.start} to {seeds.stop - 1}), budget {args.budget:,} games, "
+        f"rounds of {ROUND_GAMES:,} games or a tenth of those so far"
     )
     print(
-        "| field | question | median games: adaptive | even | ratio | out of budget: "
-        "adaptive | even | wrong when the rule stopped: adaptive | even |"
+        "| field | question | median games: adaptive | even | ratio (95% interval) | out of "
+        "budget: adaptive | even | wrong when the rule stopped: adaptive | even |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for name in KINDS:
@@ -253,6 +299,16 @@ def _error_rate(stopped: list[tuple[str, str, str, int, str, bool]]) -> str:
     )
 
 
+def _ratio_interval(adaptive: list[int], even: list[int], resamples: int = 2000) -> str:
+    """A 95% bootstrap interval of the ratio of the medians: the seeds drawn again with
+    replacement (the same seeds for both strategies), a fixed generator."""
+    a, e = np.asarray(adaptive, dtype=float), np.asarray(even, dtype=float)
+    pick = np.random.default_rng(0).integers(0, len(a), size=(resamples, len(a)))
+    ratios = np.median(a[pick], axis=1) / np.median(e[pick], axis=1)
+    low, high = np.percentile(ratios, [2.5, 97.5])
+    return f"{low:.2f} to {high:.2f}"
+
+
 def _row(name: str, target: str, rows: list[tuple[str, str, str, int, str, bool]]) -> str:
     """One line of the table: the two strategies side by side."""
     cells: dict[str, tuple[float, str, str]] = {}
@@ -264,9 +320,10 @@ def _row(name: str, target: str, rows: list[tuple[str, str, str, int, str, bool]
         budget = f"{len(mine) - len(stopped)}/{len(mine)}"
         cells[strategy] = (median(r[3] for r in mine), budget, rate)
     a, e = cells["adaptive"], cells["even"]
+    interval = _ratio_interval(*([r[3] for r in rows if r[2] == s] for s in STRATEGIES))
     return (
-        f"| {name} | {target} | {a[0]:,.0f} | {e[0]:,.0f} | {a[0] / e[0]:.2f} | {a[1]} | {e[1]} "
-        f"| {a[2]} | {e[2]} |"
+        f"| {name} | {target} | {a[0]:,.0f} | {e[0]:,.0f} | {a[0] / e[0]:.2f} ({interval}) "
+        f"| {a[1]} | {e[1]} | {a[2]} | {e[2]} |"
     )
 
 

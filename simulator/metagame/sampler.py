@@ -16,11 +16,15 @@ posterior (analysis.py: each pair's win chance Beta(1 + wins, 1 + losses)) and:
   filling: pairs already known well enough get none). A twentieth of the round is spread
   evenly over every pair with any influence, so that none is starved by a poor first estimate.
 
-Influence for "best": the contenders are the fewest leading decks (by chance of being best)
-that hold all but half the allowed doubt, at least two. A pair (i, j) moves deck i's expected
-win rate by s_j per unit of p_ij and deck j's by -s_i, so its share of the variance of the
-difference E_a - E_b between contenders a and b is (∂(E_a - E_b)/∂p_ij)² · Var(p_ij); the
-pairs of contenders are weighted by the product of their chances of being best.
+Influence for "best": in each posterior draw the race for best is between the draw's two decks
+with the highest expected win rates; r_ab is the share of the draws in which it is between
+decks a and b. A pair (i, j) moves deck i's expected win rate by s_j per unit of p_ij and deck
+j's by -s_i, so its share of the variance of the difference E_a - E_b is
+(∂(E_a - E_b)/∂p_ij)² · Var(p_ij) / Var(E_a - E_b); its influence is that share summed over
+the races, each weighted by r_ab. The leading decks' pairs weigh most, but every deck that
+comes second in some draws (behind a clear leader, each of the trailing decks) keeps the pairs
+that can show it cannot catch up. The contenders named in the reasons are the fewest leading
+decks (by chance of being best) that hold all but half the allowed doubt, at least two.
 
 Influence for "support": for each deck still undecided, the squared correlation, across the
 posterior draws, between the pair's win chance and the deck being in that draw's support,
@@ -144,31 +148,50 @@ def _assess_best(
     w: np.ndarray, g: np.ndarray, s: np.ndarray, confidence: float, draws: np.ndarray
 ) -> Assessment:
     """The "best" question: stop when a deck's chance of being best reaches `confidence`."""
-    chances = p_best(expected_win_rates(draws, s))
+    expected = expected_win_rates(draws, s)
+    chances = p_best(expected)
     order = np.argsort(-chances, kind="stable")
     held = np.cumsum(chances[order])
     count = max(2, int(np.searchsorted(held, 1 - (1 - confidence) / 2)) + 1)
-    contenders = tuple(int(d) for d in order[: min(count, len(s))])
-    n = len(s)
-    influence = np.zeros((n, n))
-    var = _variance(w)
-    for x, a in enumerate(contenders):
-        for b in contenders[x + 1 :]:
-            # ∂(E_a - E_b)/∂p_ij for every pair i < j (the upper triangle is what counts).
-            slope = np.zeros((n, n))
-            slope[a, :] += s
-            slope[:, a] -= s
-            slope[b, :] -= s
-            slope[:, b] += s
-            influence += chances[a] * chances[b] * slope**2 * var
     return Assessment(
         stop=bool(chances.max() >= confidence),
         answer=int(order[0]),
         certainty=float(chances.max()),
         chances=chances,
-        influence=np.triu(influence, 1),
-        contenders=contenders,
+        influence=_race_influence(_races(expected), s, _variance(w)),
+        contenders=tuple(int(d) for d in order[: min(count, len(s))]),
     )
+
+
+def _races(expected: np.ndarray) -> np.ndarray:
+    """Per pair of decks a < b (upper triangle), the share of the draws (rows of `expected`,
+    shape (D, N)) in which they are the two decks with the highest expected win rates: how
+    often the race for best is between those two."""
+    n = expected.shape[1]
+    out = np.zeros((n, n))
+    if n < 2:
+        return out
+    top = np.argsort(-expected, axis=1, kind="stable")[:, :2]
+    np.add.at(out, (top.min(axis=1), top.max(axis=1)), 1.0 / len(expected))
+    return out
+
+
+def _race_influence(race: np.ndarray, s: np.ndarray, var: np.ndarray) -> np.ndarray:
+    """Each pair's influence on "which deck is best": over the races (a, b), the race's share
+    of the draws times the pair's share of the variance of E_a - E_b (module docstring)."""
+    n = len(s)
+    influence = np.zeros((n, n))
+    for a, b in zip(*np.nonzero(race), strict=True):
+        # ∂(E_a - E_b)/∂p_ij for every pair i < j (the upper triangle is what counts).
+        slope = np.zeros((n, n))
+        slope[a, :] += s
+        slope[:, a] -= s
+        slope[b, :] -= s
+        slope[:, b] += s
+        part = np.triu(slope**2 * var, 1)
+        if part.sum() > 0:
+            influence += race[a, b] * part / part.sum()
+    return influence
 
 
 def _assess_support(
@@ -353,6 +376,8 @@ def _reason_best(state: Assessment, i: int, j: int, played: bool, shares: np.nda
             return "decides between the two leading decks"
         return "decides between two decks still in the running for best"
     if not inside:
+        if played:
+            return "two decks behind the leaders: it shows whether either could still catch up"
         return "nobody in contention plays this pair"
     other = j if inside[0] == i else i
     if shares[other] == 0:

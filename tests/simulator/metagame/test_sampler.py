@@ -85,6 +85,43 @@ def test_the_two_leading_decks_get_the_most_games_and_hopeless_pairs_none():
     assert plan.reasons[2][3] == "nobody in contention plays this pair"
 
 
+def test_on_a_three_way_race_nearly_every_game_goes_to_the_racing_decks_pairs():
+    # Decks 0 → 1 → 2 → 0 win 60% of their cycle's matchup and 57% against the four others,
+    # which are level among themselves: the race for best is between the three.
+    chances = np.full((7, 7), 0.5)
+    chances[:3, 3:], chances[3:, :3] = 0.57, 0.43
+    for a, b in ((0, 1), (1, 2), (2, 0)):
+        chances[a, b], chances[b, a] = 0.6, 0.4
+    w, g = planted(chances, 40)
+    plan = plan_round(w, g, [1] * 7, target="best", round_games=1000, seed=0)
+    a = np.asarray(plan.allocation)
+    upper_i, upper_j = np.triu_indices(7, 1)
+    racing = upper_i < 3  # the pairs with a deck of the cycle
+    assert a[upper_i, upper_j][racing].sum() >= 950
+    assert min(a[0, 1], a[1, 2], a[0, 2]) > a[:3, 3:].max()
+    assert a[3:, 3:].sum() // 2 <= FLOOR * 1000  # the four others: a few games to check
+    assert "decides between" in plan.reasons[0][1]
+
+
+def test_behind_a_clear_leader_every_trailing_deck_keeps_games_and_says_why():
+    # Deck 0 wins 62% against five level decks: 94% sure it is best, not yet 95%. Each of the
+    # others comes second in some draws, so each keeps games that show it cannot catch up.
+    chances = np.full((6, 6), 0.5)
+    chances[0, 1:], chances[1:, 0] = 0.62, 0.38
+    w, g = planted(chances, 20)
+    g[0, 1:] = g[1:, 0] = 40
+    w[0, 1:], w[1:, 0] = 0.62 * 40, 0.38 * 40
+    plan = plan_round(w, g, [1] * 6, target="best", round_games=300, seed=0)
+    a = np.asarray(plan.allocation)
+    assert not plan.stop and plan.answer == 0
+    assert a[0].sum() >= 120  # the leader's row: the most
+    assert all(a[d, 1:].sum() > 0 for d in range(1, 6))  # every trailing deck's other pairs
+    behind = "two decks behind the leaders: it shows whether either could still catch up"
+    pairs = [(i, j) for i in range(1, 6) for j in range(i + 1, 6)]
+    trailing = [(i, j) for i, j in pairs if plan.reasons[i][j] == behind]
+    assert trailing and all(a[i, j] > 0 for i, j in trailing)
+
+
 def test_a_weak_deck_nobody_plays_gets_no_games_when_best_is_asked():
     chances = np.full((4, 4), 0.5)
     chances[3, :3], chances[:3, 3] = 0.2, 0.8
