@@ -7,10 +7,10 @@ from typing import Any
 from django.apps import apps
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
-from django.urls import reverse
 
 from simulator.doctor.models import DoctorRun, DoctorStage
 from simulator.games import deck_game
+from simulator.runs.followers import rounds_of
 from simulator.runs.headlines import BotUsed, measured_with
 from simulator.runs.models import GameSample, SimulationRun
 
@@ -19,13 +19,8 @@ def stage_parts(run_ids: list[int]) -> dict[int, tuple[str, str]]:
     """What each stage run among `run_ids` is part of: "Round 2 of the deck doctor of Boomtown
     Law", with the link to that doctor run (the runs' follower hook)."""
     stages = DoctorStage.objects.filter(run_id__in=run_ids).select_related("doctor__deck")
-    return {
-        stage.run_id: (
-            f"Round {stage.round + 1} of the deck doctor of {stage.doctor.deck.name}",
-            reverse("simulator:doctor", args=[stage.doctor_id]),
-        )
-        for stage in stages
-    }
+    words = lambda stage: f"the deck doctor of {stage.doctor.deck.name}"  # noqa: E731
+    return rounds_of(stages, words, "simulator:doctor", "doctor_id")
 
 
 def doctor_get(*, owner, pk: Any) -> DoctorRun:

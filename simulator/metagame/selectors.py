@@ -7,22 +7,17 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.http import Http404
-from django.urls import reverse
 
 from simulator.metagame.models import Field, FieldRun, FieldStage
+from simulator.runs.followers import rounds_of
 
 
 def stage_parts(run_ids: list[int]) -> dict[int, tuple[str, str]]:
-    """What each stage run among `run_ids` is part of: "Round 2 of a run of Saturday night",
-    with the link to that field run (the runs' follower hook, simulator/runs/followers.py)."""
+    """What each stage run among `run_ids` is part of: "Round 2 of a run of the field Saturday
+    night", with the link to that field run (the runs' follower hook)."""
     stages = FieldStage.objects.filter(run_id__in=run_ids).select_related("field_run__field")
-    return {
-        stage.run_id: (
-            f"Round {stage.round + 1} of a run of the field {stage.field_run.field.name}",
-            reverse("simulator:field-run", args=[stage.field_run_id]),
-        )
-        for stage in stages
-    }
+    words = lambda stage: f"a run of the field {stage.field_run.field.name}"  # noqa: E731
+    return rounds_of(stages, words, "simulator:field-run", "field_run_id")
 
 
 def field_list(*, user, public: bool = False) -> QuerySet[Field]:

@@ -18,10 +18,12 @@ when the app starts (`simulator/apps.py`). The run service then
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,21 @@ class Follower:
 
 
 _FOLLOWERS: dict[str, Follower] = {}
+
+
+def rounds_of(
+    stages: Iterable[Any], name: Callable[[Any], str], view: str, parent: str
+) -> dict[int, tuple[str, str]]:
+    """A follower's `part_of` answer for its stage rows (each with `run_id`, `round` and the id
+    of the feature's object in `parent`): "Round r of <name(stage)>" and the link to `view` of
+    that object."""
+    return {
+        stage.run_id: (
+            f"Round {stage.round + 1} of {name(stage)}",
+            reverse(view, args=[getattr(stage, parent)]),
+        )
+        for stage in stages
+    }
 
 
 def follow(follower: Follower) -> None:
