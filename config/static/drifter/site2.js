@@ -1,7 +1,8 @@
 /* Drifter: small behaviours shared by the pages (no framework; htmx does the rest).
    - A button with data-copy copies its text to the clipboard and says so.
    - A button with data-zoom opens the card picture it names full size in one dialog;
-     on a screen with a pointer that hovers, hovering such a picture previews it too. */
+     on a screen with a pointer that hovers, hovering such a picture previews it too.
+   - A form sent the ordinary way asks for no more suggestions for its fields. */
 (function () {
   "use strict";
 
@@ -23,6 +24,17 @@
     area.remove();
     return ok;
   }
+
+  // A form sent the ordinary way leaves the page: a field's suggestions (hx-get on an input
+  // of the form) that would start loading now are not asked for, since the browser would cut
+  // the request off as the page goes and htmx reports that as an error in the console.
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) event.target.dataset.leaving = "1";
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt && event.detail.elt.form;
+    if (form && form.dataset.leaving) event.preventDefault();
+  });
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest("button[data-copy]");
