@@ -995,18 +995,11 @@ def doctor_check(
 def doctor_execute_locally(*, doctor: DoctorRun) -> DoctorRun:
     """Play every stage of `doctor` in this process (tests, benchmarks): the same runs and
     `chunk_execute` a worker uses, advanced by the same `doctor_advance`."""
-
-    def round_runs() -> list[SimulationRun] | None:
-        doctor.refresh_from_db()
-        if not doctor.is_active:
-            return None
-        stages = DoctorStage.objects.filter(doctor=doctor, round=doctor.round)
-        return [stage.run for stage in stages.select_related("run")]
-
     runs.stages_execute_locally(
-        round_runs=round_runs, advance=lambda: doctor_advance(doctor_id=doctor.pk)
+        feature=doctor,
+        stages=DoctorStage.objects.filter(doctor=doctor),
+        advance=lambda: doctor_advance(doctor_id=doctor.pk),
     )
-    doctor.refresh_from_db()
     return doctor
 
 

@@ -1024,18 +1024,11 @@ def field_run_cancel(*, field_run: FieldRun) -> FieldRun:
 def field_run_execute_locally(*, field_run: FieldRun) -> FieldRun:
     """Play every stage of `field_run` in this process (tests, benchmarks): the same runs and
     `chunk_execute` a worker uses, advanced by the same `field_run_advance`."""
-
-    def round_runs() -> list[SimulationRun] | None:
-        field_run.refresh_from_db()
-        if not field_run.is_active:
-            return None
-        stages = FieldStage.objects.filter(field_run=field_run, round=field_run.round)
-        return [stage.run for stage in stages.select_related("run")]
-
     runs.stages_execute_locally(
-        round_runs=round_runs, advance=lambda: field_run_advance(field_run_id=field_run.pk)
+        feature=field_run,
+        stages=FieldStage.objects.filter(field_run=field_run),
+        advance=lambda: field_run_advance(field_run_id=field_run.pk),
     )
-    field_run.refresh_from_db()
     return field_run
 
 

@@ -28,7 +28,7 @@ from typing import Any, cast
 from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connections, transaction
-from django.db.models import CharField, F, Q, Value
+from django.db.models import CharField, F, Q, QuerySet, Value
 from django.utils import timezone
 
 from simulator.common import conf
@@ -1081,21 +1081,24 @@ def run_execute_locally(
     return run
 
 
-def stages_execute_locally(
-    *, round_runs: Callable[[], list[SimulationRun] | None], advance: Callable[[], int]
-) -> None:
+def stages_execute_locally(*, feature: Any, stages: QuerySet, advance: Callable[[], int]) -> None:
     """Play a feature's stage runs in this process, round by round (tests, benchmarks): the
-    deck doctor's and the metagame lab's. `round_runs()` is the feature's current round's runs,
-    or None once the feature has ended; `advance()` takes its next step (1 if it did). The same
-    runs and `chunk_execute` a worker uses, advanced by the same step as the workers' hook."""
-    while (stages := round_runs()) is not None:
+    deck doctor's and the metagame lab's. `feature` is its row (with `is_active` and `round`),
+    `stages` its stage rows (each with `run` and `round`), `advance()` takes its next step (1
+    if it did). The same runs and `chunk_execute` a worker uses, advanced by the same step as
+    the workers' hook; `feature` is read again at the end."""
+    while True:
+        feature.refresh_from_db()
+        if not feature.is_active:
+            return
         played = 0
-        for run in stages:
-            if run.is_active:
-                run_execute_locally(run=run)
+        for stage in stages.filter(round=feature.round).select_related("run"):
+            if stage.run.is_active:
+                run_execute_locally(run=stage.run)
                 played += 1
         # Outside a test's transaction the hook has advanced it already; this is then a no-op.
         if not advance() and not played:
+            feature.refresh_from_db()
             return
 
 
