@@ -51,7 +51,8 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     ordering_fields = ["created_at"]
 
     def get_queryset(self):
-        stages = self.action == "list" and bool(true_or_false(self.request, "stages"))
+        # only `list` reads the queryset: every other action finds its run with run_get
+        stages = bool(true_or_false(self.request, "stages"))
         return selectors.run_list(owner=self.request.user, stages=stages)
 
     @extend_schema(parameters=[STAGES], responses={200: s.RunSerializer(many=True), 400: ERRORS})
