@@ -10,17 +10,19 @@ from django.shortcuts import get_object_or_404
 
 from simulator.doctor.models import DoctorRun, DoctorStage
 from simulator.games import deck_game
-from simulator.runs.followers import rounds_of
+from simulator.runs.followers import Part, rounds_of
 from simulator.runs.headlines import BotUsed, measured_with
 from simulator.runs.models import GameSample, SimulationRun
 
 
-def stage_parts(run_ids: list[int]) -> dict[int, tuple[str, str]]:
+def stage_parts(run_ids: list[int]) -> dict[int, Part]:
     """What each stage run among `run_ids` is part of: "Round 2 of the deck doctor of Boomtown
     Law", with the link to that doctor run (the runs' follower hook)."""
     stages = DoctorStage.objects.filter(run_id__in=run_ids).select_related("doctor__deck")
     words = lambda stage: f"the deck doctor of {stage.doctor.deck.name}"  # noqa: E731
-    return rounds_of(stages, words, "simulator:doctor", "doctor_id")
+    return rounds_of(
+        stages, words, "doctor_run", "doctor_id", ("simulator:doctor", "api:doctor-detail")
+    )
 
 
 def doctor_get(*, owner, pk: Any) -> DoctorRun:

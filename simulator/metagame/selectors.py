@@ -9,15 +9,17 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from simulator.metagame.models import Field, FieldRun, FieldStage
-from simulator.runs.followers import rounds_of
+from simulator.runs.followers import Part, rounds_of
 
 
-def stage_parts(run_ids: list[int]) -> dict[int, tuple[str, str]]:
+def stage_parts(run_ids: list[int]) -> dict[int, Part]:
     """What each stage run among `run_ids` is part of: "Round 2 of a run of the field Saturday
     night", with the link to that field run (the runs' follower hook)."""
     stages = FieldStage.objects.filter(run_id__in=run_ids).select_related("field_run__field")
     words = lambda stage: f"a run of the field {stage.field_run.field.name}"  # noqa: E731
-    return rounds_of(stages, words, "simulator:field-run", "field_run_id")
+    return rounds_of(
+        stages, words, "field_run", "field_run_id", ("simulator:field-run", "api:field-run-detail")
+    )
 
 
 def field_list(*, user, public: bool = False) -> QuerySet[Field]:

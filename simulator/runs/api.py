@@ -55,9 +55,19 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         stages = bool(true_or_false(self.request, "stages"))
         return selectors.run_list(owner=self.request.user, stages=stages)
 
-    @extend_schema(parameters=[STAGES], responses={200: s.RunSerializer(many=True), 400: ERRORS})
+    @extend_schema(
+        parameters=[STAGES], responses={200: s.RunListSerializer(many=True), 400: ERRORS}
+    )
     def list(self, request, *args, **kwargs):
-        return super().list(request, *args, **kwargs)
+        runs = self.get_queryset()
+        page = self.paginate_queryset(runs)
+        rows = list(runs) if page is None else page
+        # only stage runs are part of something: without ?stages= no follower is asked
+        stages = bool(true_or_false(request, "stages"))
+        parts = selectors.parts_of([run.pk for run in rows]) if stages else {}
+        context = {**self.get_serializer_context(), "parts": parts}
+        data = s.RunListSerializer(rows, many=True, context=context).data
+        return Response(data) if page is None else self.get_paginated_response(data)
 
     def get_object(self):
         run = selectors.run_get(owner=self.request.user, pk=self.kwargs["pk"])

@@ -12,8 +12,9 @@ when the app starts (`simulator/apps.py`). The run service then
 - leaves a follower's `stage_runs` (a filter on runs: the runs that are its stages) out of an
   owner's count of active runs: the feature caps its own objects (a doctor run, a field run),
   and out of the owner's list of runs unless asked for (selectors.run_list);
-- asks `part_of(run_ids)` what each of its stage runs among them is part of, in words with a
-  link (the list of runs says so next to each).
+- asks `part_of(run_ids)` what each of its stage runs among them is part of: a `Part`, in
+  words with the links to its page and its API object (the list of runs says so next to each,
+  and so do a run's page and its API object).
 """
 
 from __future__ import annotations
@@ -27,31 +28,51 @@ from django.urls import reverse
 
 
 @dataclass(frozen=True)
+class Part:
+    """What a stage run is part of: `kind` (the feature's object, e.g. `field_run`), its `id`,
+    the `round` (1 for the first) and `words` ("Round 2 of a run of the field Saturday night"),
+    with the paths of the object's page and of its API object."""
+
+    kind: str
+    id: int
+    round: int
+    words: str
+    page: str
+    api: str
+
+
+@dataclass(frozen=True)
 class Follower:
     name: str
     run_ended: Callable[[int], None]
     due: Callable[[], QuerySet]
     advance: Callable[[int], int]
     stage_runs: Q | None = None
-    part_of: Callable[[list[int]], dict[int, tuple[str, str]]] | None = None
+    part_of: Callable[[list[int]], dict[int, Part]] | None = None
 
 
 _FOLLOWERS: dict[str, Follower] = {}
 
 
 def rounds_of(
-    stages: Iterable[Any], name: Callable[[Any], str], view: str, parent: str
-) -> dict[int, tuple[str, str]]:
+    stages: Iterable[Any],
+    name: Callable[[Any], str],
+    kind: str,
+    parent: str,
+    views: tuple[str, str],
+) -> dict[int, Part]:
     """A follower's `part_of` answer for its stage rows (each with `run_id`, `round` and the id
-    of the feature's object in `parent`): "Round r of <name(stage)>" and the link to `view` of
-    that object."""
-    return {
-        stage.run_id: (
-            f"Round {stage.round + 1} of {name(stage)}",
-            reverse(view, args=[getattr(stage, parent)]),
-        )
-        for stage in stages
-    }
+    of the feature's object in `parent`): "Round r of <name(stage)>", with the links to that
+    object's page and API object (`views`: the names of both views)."""
+    page, api = views
+    parts = {}
+    for stage in stages:
+        pk, number = getattr(stage, parent), stage.round + 1
+        parts[stage.run_id] = Part(
+            kind=kind, id=pk, round=number, words=f"Round {number} of {name(stage)}",
+            page=reverse(page, args=[pk]), api=reverse(api, args=[pk]),
+        )  # fmt: skip
+    return parts
 
 
 def follow(follower: Follower) -> None:

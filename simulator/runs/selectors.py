@@ -26,7 +26,7 @@ from simulator.games.plans import (
     RunAggregate,
     WhatIfRow,
 )
-from simulator.runs.followers import followers
+from simulator.runs.followers import Part, followers
 from simulator.runs.headlines import (
     BotUsed,
     Comparison,
@@ -59,10 +59,10 @@ def run_list(*, owner, stages: bool = False) -> QuerySet[SimulationRun]:
     return runs if stages else runs.exclude(stage_runs())
 
 
-def parts_of(run_ids: list[int]) -> dict[int, tuple[str, str]]:
-    """For the runs among `run_ids` that are some feature's stages: (what they are part of, in
-    words, the link to it), as each follower says (followers.py: `part_of`)."""
-    parts: dict[int, tuple[str, str]] = {}
+def parts_of(run_ids: list[int]) -> dict[int, Part]:
+    """For the runs among `run_ids` that are some feature's stages: what they are part of, as
+    each follower says (followers.py: `part_of`)."""
+    parts: dict[int, Part] = {}
     for follower in followers():
         if follower.part_of is not None:
             parts |= follower.part_of(run_ids)

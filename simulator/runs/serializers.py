@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from config.api import absolute
 from config.schema import StrictJSON
+from simulator.runs.followers import Part
 from simulator.runs.headlines import VERDICTS, BotUsed, measured_with
 from simulator.runs.models import GameSample, SimulationRun
 
@@ -136,6 +137,20 @@ class RunPlayerSerializer(serializers.Serializer):
     )
 
 
+class PartOfSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=[("field_run", "a field run"), ("doctor_run", "a deck doctor run")],
+        help_text="What the run is a round of.",
+    )
+    id = serializers.IntegerField(help_text="The field run's or the deck doctor run's id.")
+    round = serializers.IntegerField(help_text="Which of its rounds (1: the first).")
+    description = serializers.CharField(source="words")
+    url = serializers.SerializerMethodField(help_text="The field run or deck doctor run.")
+
+    def get_url(self, part: Part) -> str:
+        return absolute(self.context.get("request"), part.api)
+
+
 class RunSerializer(serializers.ModelSerializer):
     url = serializers.SerializerMethodField()
     results_url = serializers.SerializerMethodField()
@@ -198,6 +213,30 @@ class RunSerializer(serializers.ModelSerializer):
     )
     def get_matchups(self, run: SimulationRun) -> list[list[int]]:
         return run.plan["matchups"]
+
+
+class RunListSerializer(RunSerializer):
+    """A run in the list of runs, with what it is part of when it is a field run's or a deck
+    doctor run's round (the list's context `parts`: `selectors.parts_of`, read for the whole
+    page at once; a run's own poll stays one query and leaves it out)."""
+
+    part_of = serializers.SerializerMethodField()
+
+    class Meta(RunSerializer.Meta):
+        fields = [*RunSerializer.Meta.fields, "part_of"]
+        read_only_fields = fields
+
+    @extend_schema_field(
+        PartOfSerializer(
+            allow_null=True,
+            help_text="The field run or deck doctor run that played this run as one of its "
+            "rounds (null: a run started by itself).",
+        )
+    )
+    def get_part_of(self, run: SimulationRun) -> dict | None:
+        # the view reads what its runs are part of in one go (context `parts`: selectors.parts_of)
+        part = (self.context.get("parts") or {}).get(run.pk)
+        return None if part is None else PartOfSerializer(part, context=self.context).data
 
 
 class RunDetailSerializer(RunSerializer):

@@ -222,6 +222,7 @@ def run_detail(request, pk: int):
         "kind": run.get_kind_display().split(" (")[0],
         "rules": pages.run_rules_text(run),
         "players": pages.run_players(run),
+        "part": selectors.parts_of([run.pk]).get(run.pk),
     }
     return render(request, "simulator/detail.html", context)
 
@@ -233,7 +234,8 @@ def run_progress(request, pk: int):
     A read and nothing more (the workers reconcile runs on their own timer), of one row
     without its results.
     """
-    run = get_object_or_404(selectors.run_list(owner=request.user), pk=pk)
+    # any run of theirs: a field run's or a deck doctor's round too (its page polls this)
+    run = get_object_or_404(selectors.run_list(owner=request.user, stages=True), pk=pk)
     return render(request, "simulator/_progress.html", {"run": run})
 
 

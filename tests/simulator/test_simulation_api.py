@@ -323,13 +323,23 @@ def test_a_field_runs_rounds_are_listed_only_when_asked_for(user_client, user, c
     )
     assert stage_ids and mine["id"] not in stage_ids
 
-    def listed(query: str = "") -> set[int]:
+    def listed(query: str = "") -> dict[int, dict | None]:
         answer = user_client.get(f"/api/v1/simulations/{query}")
         assert answer.status_code == 200
-        return {run["id"] for run in answer.json()["results"]}
+        return {run["id"]: run["part_of"] for run in answer.json()["results"]}
 
-    assert listed() == listed("?stages=false") == {mine["id"]}
-    assert listed("?stages=true") == {mine["id"], *stage_ids}
+    assert listed() == listed("?stages=false") == {mine["id"]: None}
+    everything_api = listed("?stages=true")
+    assert set(everything_api) == {mine["id"], *stage_ids}
+    # each round's run says what it is part of, as the page does, with the API link to it
+    field_run = field.runs.get()
+    assert everything_api[mine["id"]] is None
+    for run_id in stage_ids:
+        assert everything_api[run_id] == {
+            "kind": "field_run", "id": field_run.pk, "round": 1,
+            "description": "Round 1 of a run of the field Saturday",
+            "url": f"http://testserver/api/v1/field-runs/{field_run.pk}/",
+        }  # fmt: skip
     bad = user_client.get("/api/v1/simulations/?stages=maybe")
     assert bad.status_code == 400 and bad.json()["errors"][0]["attr"] == "stages"
     # each stage run is still one of mine to open
@@ -342,7 +352,12 @@ def test_a_field_runs_rounds_are_listed_only_when_asked_for(user_client, user, c
     everything = client.get("/simulations/?stages=1").content.decode()
     assert f"#{min(stage_ids)}<" in everything and "Only the runs I started" in everything
     # each says what it is part of, with the link to it; mine says I started it
-    field_run = field.runs.get()
     assert everything.count("Round 1 of a run of the field Saturday") == len(stage_ids)
     assert f'href="/simulations/field-runs/{field_run.pk}/"' in everything
     assert everything.count("Started by you") == 1
+    # a round's own page says so too, and its progress (which the page polls) is mine to read
+    stage_page = client.get(f"/simulations/{min(stage_ids)}/").content.decode()
+    assert "Round 1 of a run of the field Saturday" in stage_page
+    assert f'href="/simulations/field-runs/{field_run.pk}/"' in stage_page
+    assert client.get(f"/simulations/{min(stage_ids)}/progress/").status_code == 200
+    assert 'id="part-of"' not in client.get(f"/simulations/{mine['id']}/").content.decode()
