@@ -288,6 +288,16 @@ def test_a_query_parameter_given_twice_is_a_400_naming_it(path, name, user, cata
     assert "given 2 times" in response.json()["errors"][0]["detail"]
 
 
+@pytest.mark.parametrize("after", ["", "one", "-1", "1.5"])
+def test_table_talk_after_that_is_no_line_id_is_a_400_naming_it(after, user, catalogue):
+    """`after` is a line id, a whole number from 0: an empty one is refused too (the long
+    schemathesis run found it answered as if it were left out)."""
+    response = client_for(user).get(f"/api/v1/games/1/talk/?after={after}")
+    assert_error(
+        response, 400, "invalid" if after in ("", "one", "1.5") else "min_value", attr="after"
+    )
+
+
 def test_a_page_may_repeat_a_query_parameter(client, catalogue):
     assert client.get("/cards/?q=Wyatt&q=Earp").status_code == 200
 

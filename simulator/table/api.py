@@ -606,7 +606,9 @@ class GameViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             data.is_valid(raise_exception=True)
             line = talk.talk_post(user=request.user, pk=pk, text=data.validated_data["text"])
             return Response(talk.talk_json(line), status=status.HTTP_201_CREATED)
-        query = TalkQuerySerializer(data=request.query_params)
+        # a plain dict: from the QueryDict itself an empty `after=` would read as no `after` at
+        # all (DRF's form-input rule), where the API says an id is a whole number
+        query = TalkQuerySerializer(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         access = selectors.table_access(user=request.user, pk=pk)
         lines = talk.talk_list(access, after=query.validated_data["after"])
