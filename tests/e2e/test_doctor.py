@@ -39,37 +39,39 @@ def test_the_doctor_form_starts_a_search_that_can_be_cancelled(signed_up_page, w
     assert checks.errors == []
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_a_finished_search_shows_its_verdict_and_evidence(signed_up_page, width):
+def test_a_finished_search_shows_its_verdict_and_evidence(signed_up_page):
+    """One search played, then its page at each width (the search is the slow part): the
+    verdict, every swap, Holm named, and each swap's link to its evidence."""
     from simulator.doctor.services import doctor_create, doctor_execute_locally
 
     page = signed_up_page
-    checks = PageChecks(page, width=width, label="doctor")
     deck = _planted_for("cowpoke")
     doctor, _ = doctor_create(
         owner=deck.owner, deck_id=deck.pk, gauntlet=[{"starter": "HSD-S2"}], budget=2000, seed=1
     )
     doctor = doctor_execute_locally(doctor=doctor)
-    page.goto(f"/simulations/doctor/{doctor.pk}/")
-    expect(page.locator("#doctor-verdict")).to_be_visible()
-    expect(page.locator("#doctor-swaps li")).to_have_count(len(doctor.result["swaps"]))
-    expect(page.locator("#doctor-progress")).to_contain_text("Holm")
-    checks.page_ok("e2e-result")
-    page.click("#doctor-swaps li >> text=The evidence")
-    page.wait_for_url(f"**/simulations/{doctor.result['swaps'][0]['run']}/")
-    assert checks.errors == []
+    for width in WIDTHS:
+        checks = PageChecks(page, width=width, label="doctor")
+        page.goto(f"/simulations/doctor/{doctor.pk}/")
+        expect(page.locator("#doctor-verdict")).to_be_visible()
+        expect(page.locator("#doctor-swaps li")).to_have_count(len(doctor.result["swaps"]))
+        expect(page.locator("#doctor-progress")).to_contain_text("Holm")
+        checks.page_ok("e2e-result")
+        page.click("#doctor-swaps li >> text=The evidence")
+        page.wait_for_url(f"**/simulations/{doctor.result['swaps'][0]['run']}/")
+        assert checks.errors == [], width
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_a_chained_search_shows_its_steps_in_order_and_applies_the_chain(signed_up_page, width):
+def test_a_chained_search_shows_its_steps_in_order_and_applies_the_chain(signed_up_page):
     """Adds from the format's whole pool, 12,000 games, seed 0: step 1 proves a swap early,
-    step 2 (the deck with it made) proves another (deterministic for this seed). The page
-    lists the chain ("then cut ..."), each step with its swaps and evidence, and the chain
-    applies as one new version of the deck named by both swaps."""
+    step 2 (the deck with it made) proves another (deterministic for this seed). The search is
+    played once (it is the slow part); then its page, at each width, lists the chain ("then
+    cut ..."), each step with its swaps and evidence; at the last width the chain applies as
+    one new version of the deck named by both swaps. (tests/simulator/test_doctor.py's
+    6,000-game chain is no substitute: its second step proves no swap, a chain of one.)"""
     from simulator.doctor.services import chain_swaps, doctor_create, doctor_execute_locally
 
     page = signed_up_page
-    checks = PageChecks(page, width=width, label="doctor")
     deck = _planted_for("cowpoke")
     doctor, _ = doctor_create(
         owner=deck.owner, deck_id=deck.pk, gauntlet=[{"starter": "HSD-S2", "bot": "heuristic"}],
@@ -79,19 +81,22 @@ def test_a_chained_search_shows_its_steps_in_order_and_applies_the_chain(signed_
     steps = doctor.result["steps"]
     chain = chain_swaps(doctor)
     assert len(steps) == len(chain) == 2
-    page.goto(f"/simulations/doctor/{doctor.pk}/")
-    for step in steps:
-        section = page.locator(f"#doctor-step-{step['step']}")
-        expect(section.locator("h2")).to_contain_text(f"Step {step['step']}")
-        expect(section.locator(".doctor-swaps li")).to_have_count(len(step["swaps"]))
-        expect(section.locator(".doctor-swaps li").first).to_contain_text("The evidence")
-    expect(page.locator("#doctor-progress")).to_contain_text("Each step is its own test at 5%")
-    expect(page.locator("#doctor-chain li")).to_have_count(2)
-    expect(page.locator("#doctor-chain li").nth(1)).to_contain_text(
-        f"then cut {chain[1]['cut_name']} for {chain[1]['add_name']}"
-    )
-    checks.page_ok("e2e-chain")
-    page.click("#doctor-step-2 .doctor-apply-chain")
+    for width in WIDTHS:
+        checks = PageChecks(page, width=width, label="doctor")
+        page.goto(f"/simulations/doctor/{doctor.pk}/")
+        for step in steps:
+            section = page.locator(f"#doctor-step-{step['step']}")
+            expect(section.locator("h2")).to_contain_text(f"Step {step['step']}")
+            expect(section.locator(".doctor-swaps li")).to_have_count(len(step["swaps"]))
+            expect(section.locator(".doctor-swaps li").first).to_contain_text("The evidence")
+        expect(page.locator("#doctor-progress")).to_contain_text("Each step is its own test at 5%")
+        expect(page.locator("#doctor-chain li")).to_have_count(2)
+        expect(page.locator("#doctor-chain li").nth(1)).to_contain_text(
+            f"then cut {chain[1]['cut_name']} for {chain[1]['add_name']}"
+        )
+        checks.page_ok("e2e-chain")
+        assert checks.errors == [], width
+    page.click("#doctor-step-2 .doctor-apply-chain")  # at the last width, a phone's
     page.wait_for_url(f"**/decks/{deck.pk}/")
     named = "; ".join(f"\u22121 {s['cut_name']}, +1 {s['add_name']}" for s in chain)
     expect(page.locator("body")).to_contain_text(f"Deck doctor: {named}")
