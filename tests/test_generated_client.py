@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.factories import UserFactory
-from tests.workers import start_worker, stop_worker, wait_for
+from tests.workers import start_worker, stop_at_once, wait_for
 
 SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "openapi.yaml"
 PASSWORD = "saddle-up-partner-1"  # UserFactory's
@@ -73,7 +73,7 @@ def queue(settings):
 def worker(queue):
     proc = start_worker(queues=queue)
     yield proc
-    stop_worker(proc)
+    stop_at_once(proc)
 
 
 @pytest.mark.worker

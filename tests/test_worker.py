@@ -16,7 +16,7 @@ from tests.workers import (  # noqa: F401 (the celery_worker fixture)
     celery_worker,
     niceness,
     start_worker,
-    stop_worker,
+    stop_at_once,
     wait_for,
 )
 
@@ -31,7 +31,7 @@ def test_ping_is_answered_by_a_real_worker_process(celery_worker):  # noqa: F811
         if ping.answered_at is not None:
             break
         assert celery_worker.poll() is None, "the worker process died"
-        time.sleep(0.2)
+        time.sleep(0.1)
     assert ping.answered_at is not None, "no worker answered the ping"
     assert ping.hostname.startswith("pytest-")
     assert ping.answered_at >= ping.created_at
@@ -46,7 +46,7 @@ def test_a_worker_process_yields_the_cpu_to_the_web():
     try:
         wait_for(lambda: niceness(worker.pid) == 7, timeout=60)
     finally:
-        stop_worker(worker)
+        stop_at_once(worker)
 
 
 def test_home_page_speaks_of_the_worker_only_when_it_is_late(client, db):

@@ -7,6 +7,7 @@ single-process worker per slot, each started again if it dies); `start_worker` r
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -38,8 +39,11 @@ def _spawn(command: list[str], name: str, extra_env: dict[str, str] | None):
     env = os.environ.copy()
     env["DATABASE_URL"] = test_database_url()
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    # At nice 0, as the test process is: at the default nice 10 a test's workers starve behind
+    # the other tests on a loaded machine (tests/test_worker.py tests the niceness itself).
+    env["SIMULATION_WORKER_NICE"] = "0"
     env.update(extra_env or {})
-    log = open(BASE_DIR / "var" / f"{name}.log", "w")  # noqa: SIM115 (closed in stop_worker)
+    log = open(BASE_DIR / "var" / f"{name}.log", "w")  # noqa: SIM115 (closed in stop_at_once)
     proc = subprocess.Popen(command, cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT)
     proc.log = log
     proc.name = name
@@ -119,15 +123,26 @@ def niceness(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
 
 
-def stop_worker(proc) -> None:
-    """Stop a worker or the worker layout (warm shutdown, then kill); safe on a dead one."""
+def stop_at_once(proc) -> None:
+    """Stop a worker (`start_worker`) or the worker layout (`start_workers`) when the test no
+    longer needs it, without a warm stop (3-4 s for an idle worker):
+    nothing is asserted about how it stops. A bare worker is killed. The layout's supervisor is
+    told to stop (SIGTERM: it starts no worker again) and its workers are killed, so that it
+    reaps them and exits: no process is left behind. Safe on a dead one."""
     if proc.poll() is None:
-        proc.terminate()
+        if "simulation_workers" in proc.args:
+            proc.terminate()
+            for pid in worker_pids(proc).values():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+        else:
+            proc.kill()
         try:
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             for pid in worker_pids(proc).values():
-                os.kill(pid, signal.SIGKILL)
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
             proc.kill()
             proc.wait()
     proc.log.close()
@@ -135,7 +150,7 @@ def stop_worker(proc) -> None:
 
 @pytest.fixture
 def celery_worker(transactional_db):
-    """The worker layout `make run` starts, with two worker processes."""
+    """The worker layout `make run` starts, with two worker processes; stopped at once."""
     proc = start_workers()
     yield proc
-    stop_worker(proc)
+    stop_at_once(proc)

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.checks import PageChecks, assert_fits
-from tests.workers import start_worker, stop_worker
+from tests.workers import start_worker, stop_at_once
 
 VERDICTS = ("It holds", "It is weaker", "It turns around", "Unclear")
 
@@ -65,4 +65,4 @@ def test_check_a_runs_headline_with_stronger_bots_and_read_the_verdict(signed_up
         assert_fits(page)
         assert checks.errors == []
     finally:
-        stop_worker(worker)
+        stop_at_once(worker)

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.checks import assert_accessible, assert_fits
-from tests.workers import start_worker, stop_worker
+from tests.workers import start_worker, stop_at_once
 
 SHOTS = Path(os.environ.get("DRIFTER_SHOTS", "/tmp/shots-results"))
 WIDTHS = (1280, 390)
@@ -146,4 +146,4 @@ def test_start_a_run_watch_it_finish_and_see_the_charts(signed_up_page, settings
         expect(page.locator("#step-counter")).to_contain_text("Step 1 of")
         assert errors == []
     finally:
-        stop_worker(worker)
+        stop_at_once(worker)
