@@ -86,20 +86,30 @@ class Table:
         self.answers.setdefault(None, []).append(response.json())
 
     def play(
-        self, pick: Callable[[int, dict], int] | None = None, limit: int = 3000, start: bool = True
+        self,
+        pick: Callable[[int, dict], int] | None = None,
+        limit: int = 3000,
+        start: bool = True,
+        everyone: bool = True,
     ) -> dict:
         """Each person in turn acts through their own client until the end (`start`: the host
-        starts the table first); the last answer."""
+        starts the table first); the last answer. Before each decision every viewer reads the
+        table (`everyone` False: only the person to act, as the previous answer names them;
+        every viewer at the end)."""
         rng = random.Random(self.game)
         pick = pick or (lambda n, answer: rng.randrange(len(answer["legal_actions"])))
-        if start:
-            self.start()
+        latest = self.start() if start else None
         for n in range(limit):
-            self.look()
-            latest = self.answers[0][-1]
+            if everyone or latest is None or latest["status"] == "over":
+                self.look()
+                latest = self.answers[0][-1]
             if latest["status"] == "over":
                 return latest
             seat = latest["to_act"]
+            if not everyone:
+                response = self.clients[seat].get(self.url)
+                assert response.status_code == 200
+                self.answers.setdefault(seat, []).append(response.json())
             mine = self.answers[seat][-1]
             assert mine["status"] == "your_turn" and mine["seat"] == seat, mine["status"]
             action = mine["legal_actions"][pick(n, mine)]["action"]
@@ -108,6 +118,7 @@ class Table:
             )
             assert response.status_code == 200, response.json()
             self.answers[seat].append(response.json())
+            latest = response.json()
         raise AssertionError("a game that never ends")
 
     def record(self) -> dict[str, Any]:

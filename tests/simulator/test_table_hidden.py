@@ -25,11 +25,15 @@ import copy
 import json
 import random
 import re
+import threading
 from typing import Any
+from unittest import mock
 
 import pytest
 
 from simulator.engine.core import GameRecord, RecordedChance
+from simulator.engine.core import package as game_package
+from simulator.engine.core import replay as engine_replay
 from simulator.games import service_for
 from simulator.games.base import _jsonable
 from simulator.table.services import SPECTATOR
@@ -59,6 +63,65 @@ def state_at(game: str, record: dict[str, Any], move: int) -> Any:
     return service.rebuild(prefix(record, move), service.catalogue())
 
 
+def states_along(game: str, record: dict[str, Any]) -> list[Any]:
+    """`state_at(game, record, move)` for every move, from one replay rather than one per move:
+    `service.rebuild` replays the whole record, a copy of its state taken as each decision is
+    read (before it is applied: the state its prefix replays to), the final state last. A few
+    moves are rebuilt from their prefix too, and must hold the same. (Not High Stakes Drifter:
+    its state, compiled, does not deep-copy.)"""
+    service = service_for(game)
+    catalogue = service.catalogue()
+    states: list[Any] = []
+    here = threading.get_ident()
+    replay_record = engine_replay.replay_record
+
+    def replaying(record_json: dict, *, build: Any, action_from_json: Any, **how: Any) -> Any:
+        if threading.get_ident() != here:  # a test server's thread, rebuilding a table
+            return replay_record(record_json, build=build, action_from_json=action_from_json,
+                                 **how)  # fmt: skip
+        built: list[Any] = []
+
+        def building(rec: GameRecord, chance: Any, log: list) -> Any:
+            built.append(build(rec, chance, log))
+            return built[0]
+
+        def reading(data: Any) -> Any:
+            # Shared, not copied: the record's events, which no move changes.
+            events = built[0].chance.events
+            states.append(copy.deepcopy(built[0], {id(events): events}))
+            return action_from_json(data)
+
+        final = replay_record(record_json, build=building, action_from_json=reading, **how)
+        states.append(final)
+        return final
+
+    # A small game's replay (core/package.py) calls `replay_record` by the name it imported.
+    with mock.patch.object(game_package, "replay_record", replaying):
+        service.rebuild(record, catalogue)
+    acts = sum(1 for event in record["events"] if event[0] == "act")
+    assert len(states) == acts + 1, f"{game}: the replay was not seen ({len(states)} states)"
+    for move in sorted({0, acts // 2, max(acts - 1, 0)}):
+        assert _fields(states[move]) == _fields(state_at(game, record, move)), (
+            f"{game}, move {move}: the state copied from one replay is not its prefix's"
+        )
+    return states
+
+
+def _fields(state: Any) -> Any:
+    """Every field of a small game's state, and of the objects it holds, but its chance (a
+    replay's, at the record's end or at its prefix's: what is still to come is dealt again)."""
+    if isinstance(state, dict):
+        return {k: _fields(v) for k, v in state.items() if k != "chance"}
+    if isinstance(state, list | tuple | set | frozenset):
+        items = [_fields(v) for v in state]
+        return sorted(items, key=repr) if isinstance(state, set | frozenset) else items
+    slots = [n for c in type(state).__mro__ for n in getattr(c, "__slots__", ())]
+    if (hasattr(state, "__dict__") or slots) and not isinstance(state, type):
+        fields = {n: getattr(state, n) for n in slots if hasattr(state, n)}
+        return (type(state).__name__, _fields({**fields, **getattr(state, "__dict__", {})}))
+    return state
+
+
 # --- dealing again what a seat cannot see ---------------------------------------------------
 
 
@@ -86,7 +149,8 @@ def deal_again(game: str, state: Any, seat: int, rng: random.Random) -> Any:
         from simulator.engine.drifter.bots import determinize
 
         return determinize(state.view(seat), rng)
-    alt = copy.deepcopy(state)
+    # Not its chance, which the copy's is instead (a replay's holds every event of the record).
+    alt = copy.deepcopy(state, {id(state.chance): None})
     alt.chance = RecordedChance(rng.randrange(1 << 30), None)
     others = [q for q in range(len(alt.hands)) if q != seat]
     if game == "gunfighter":
@@ -143,12 +207,18 @@ class Record:
     def __init__(self, game: str, record: dict):
         self.game, self.record = game, record
         self.n = len(record["seats"])
-        self._states: dict[int, Any] = {}
+        self._states: list[Any] | None = None
+        self._rebuilt: dict[int, Any] = {}
         self._codes: dict[tuple[int, int], set[str]] = {}
 
     def state(self, move: int) -> Any:
-        if move not in self._states:
-            self._states[move] = state_at(self.game, self.record, move)
+        """`state_at(game, record, move)`, every move's from one replay (`states_along`)."""
+        if self.game == "drifter":  # a short game, whose compiled state does not deep-copy
+            if move not in self._rebuilt:
+                self._rebuilt[move] = state_at(self.game, self.record, move)
+            return self._rebuilt[move]
+        if self._states is None:
+            self._states = states_along(self.game, self.record)
         return self._states[move]
 
     def codes(self, move: int, seat: int) -> set[str]:
@@ -164,12 +234,17 @@ class Record:
         return self._codes[key]
 
 
-def assert_nothing_hidden_served(game: str, answers: list[dict], record: dict, deals: int = 2):
+def assert_nothing_hidden_served(
+    game: str, answers: list[dict], record: dict, deals: int = 2, book: Record | None = None
+):
     """Every answer against the record (the module's docstring says how). An answer is the
     API's game (or a pushed message's `game`), its `viewer` a seat or None for a spectator, whose
-    answers are held to what no seat's deal can change."""
+    answers are held to what no seat's deal can change. `book`: the `Record(game, record)` the
+    checks of a table's several viewers share (its states replayed once)."""
     service = service_for(game)
-    book = Record(game, record)
+    if book is None:
+        book = Record(game, record)
+    assert (book.game, book.record) == (game, record), "the book is another record's"
     rng = random.Random(7)
     seen: dict[int, tuple[set[str], int]] = {}
     changed = 0
