@@ -3,6 +3,8 @@ records, cancel it. Runs are owner-scoped: another user's run is a 404."""
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from django.core.cache import cache
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -52,19 +54,23 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     def get_queryset(self):
         # only `list` reads the queryset: every other action finds its run with run_get
-        stages = bool(true_or_false(self.request, "stages"))
-        return selectors.run_list(owner=self.request.user, stages=stages)
+        return selectors.run_list(owner=self.request.user, stages=self.stages)
+
+    @cached_property
+    def stages(self) -> bool:
+        """`?stages=`: whether the list holds the runs features played as their rounds."""
+        return bool(true_or_false(self.request, "stages"))
 
     @extend_schema(
         parameters=[STAGES], responses={200: s.RunListSerializer(many=True), 400: ERRORS}
     )
     def list(self, request, *args, **kwargs):
-        runs = self.get_queryset()
+        # ListModelMixin's list, with what each round's run is part of read for the whole page
+        runs = self.filter_queryset(self.get_queryset())
         page = self.paginate_queryset(runs)
         rows = list(runs) if page is None else page
         # only stage runs are part of something: without ?stages= no follower is asked
-        stages = bool(true_or_false(request, "stages"))
-        parts = selectors.parts_of([run.pk for run in rows]) if stages else {}
+        parts = selectors.parts_of([run.pk for run in rows]) if self.stages else {}
         context = {**self.get_serializer_context(), "parts": parts}
         data = s.RunListSerializer(rows, many=True, context=context).data
         return Response(data) if page is None else self.get_paginated_response(data)

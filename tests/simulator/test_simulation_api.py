@@ -308,6 +308,20 @@ def test_reading_a_runs_status_only_reads_it(user_client, settings, django_asser
     assert '"aggregate"' not in queries.captured_queries[0]["sql"]
 
 
+def test_the_list_of_runs_is_ordered_as_asked(user_client):
+    """`?ordering=`: newest first by default, oldest first when asked (with `?stages=` too)."""
+    first = user_client.post("/api/v1/simulations/", QUICKDRAW, format="json").json()["id"]
+    second = user_client.post("/api/v1/simulations/", QUICKDRAW, format="json").json()["id"]
+
+    def ids(query: str) -> list[int]:
+        answer = user_client.get(f"/api/v1/simulations/{query}")
+        assert answer.status_code == 200
+        return [run["id"] for run in answer.json()["results"]]
+
+    assert ids("") == ids("?ordering=-created_at") == [second, first]
+    assert ids("?ordering=created_at") == ids("?ordering=created_at&stages=true") == [first, second]
+
+
 def test_a_field_runs_rounds_are_listed_only_when_asked_for(user_client, user, client, catalogue):
     """A field run plays its rounds as runs of their own; the list of my runs (the API and the
     page) holds the runs I started, and those rounds' runs only with `stages`, so that one
