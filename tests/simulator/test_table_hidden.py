@@ -25,15 +25,11 @@ import copy
 import json
 import random
 import re
-import threading
 from typing import Any
-from unittest import mock
 
 import pytest
 
 from simulator.engine.core import GameRecord, RecordedChance
-from simulator.engine.core import package as game_package
-from simulator.engine.core import replay as engine_replay
 from simulator.games import service_for
 from simulator.games.base import _jsonable
 from simulator.table.services import SPECTATOR
@@ -65,39 +61,17 @@ def state_at(game: str, record: dict[str, Any], move: int) -> Any:
 
 def states_along(game: str, record: dict[str, Any]) -> list[Any]:
     """`state_at(game, record, move)` for every move, from one replay rather than one per move:
-    `service.rebuild` replays the whole record, a copy of its state taken as each decision is
-    read (before it is applied: the state its prefix replays to), the final state last. A few
-    moves are rebuilt from their prefix too, and must hold the same. (Not High Stakes Drifter:
-    its state, compiled, does not deep-copy.)"""
-    service = service_for(game)
-    catalogue = service.catalogue()
+    the game's replay hands over its state before each decision (`before_each`), copied then,
+    the final state last. A few moves are rebuilt from their prefix too, and must hold the same.
+    (Not High Stakes Drifter: its state, compiled, does not deep-copy.)"""
     states: list[Any] = []
-    here = threading.get_ident()
-    replay_record = engine_replay.replay_record
 
-    def replaying(record_json: dict, *, build: Any, action_from_json: Any, **how: Any) -> Any:
-        if threading.get_ident() != here:  # a test server's thread, rebuilding a table
-            return replay_record(record_json, build=build, action_from_json=action_from_json,
-                                 **how)  # fmt: skip
-        built: list[Any] = []
+    def copy_state(state: Any) -> None:
+        # Shared, not copied: the record's events, which no move changes.
+        events = state.chance.events
+        states.append(copy.deepcopy(state, {id(events): events}))
 
-        def building(rec: GameRecord, chance: Any, log: list) -> Any:
-            built.append(build(rec, chance, log))
-            return built[0]
-
-        def reading(data: Any) -> Any:
-            # Shared, not copied: the record's events, which no move changes.
-            events = built[0].chance.events
-            states.append(copy.deepcopy(built[0], {id(events): events}))
-            return action_from_json(data)
-
-        final = replay_record(record_json, build=building, action_from_json=reading, **how)
-        states.append(final)
-        return final
-
-    # A small game's replay (core/package.py) calls `replay_record` by the name it imported.
-    with mock.patch.object(game_package, "replay_record", replaying):
-        service.rebuild(record, catalogue)
+    states.append(service_for(game).spec.replay(record, story=[], before_each=copy_state))
     acts = sum(1 for event in record["events"] if event[0] == "act")
     assert len(states) == acts + 1, f"{game}: the replay was not seen ({len(states)} states)"
     for move in sorted({0, acts // 2, max(acts - 1, 0)}):

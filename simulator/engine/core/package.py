@@ -38,8 +38,14 @@ def register_game(
         """A new game; `chance` overrides the seeded RNG (tests stack the deck)."""
         return state(seats, rules, seed, chance=chance, log=[] if record else None)
 
-    def replay(record_json: dict, *, story: list[str] | None = None) -> BaseGameState:
-        """Rebuild a game from its record with no RNG; RecordError if it is corrupt or tampered."""
+    def replay(
+        record_json: dict,
+        *,
+        story: list[str] | None = None,
+        before_each: Callable[[BaseGameState], None] | None = None,
+    ) -> BaseGameState:
+        """Rebuild a game from its record with no RNG; RecordError if it is corrupt or tampered.
+        `before_each(state)`: called with the state before each recorded decision."""
         return replay_record(
             record_json,
             game=state.NAME,
@@ -47,6 +53,7 @@ def register_game(
                 record.seats, state.recorded_rules(record.rules), record.seed, chance, log, story
             ),
             action_from_json=action.from_json,
+            before_each=before_each,
         )
 
     def narrate(record_json: dict) -> list[str]:

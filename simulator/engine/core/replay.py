@@ -52,6 +52,7 @@ def replay_record(
     build: Callable[[GameRecord, ReplayChance, list], S],
     action_from_json: Callable[[Any], Any],
     final: Callable[[S, GameRecord], dict] | None = None,
+    before_each: Callable[[S], None] | None = None,
 ) -> S:
     """Rebuild a game of `game` from its record with no RNG: the one replay loop of every game.
 
@@ -59,7 +60,8 @@ def replay_record(
     outcome from `chance` and logging into `log`; each recorded decision is then parsed with
     `action_from_json` and applied by the seat to act. `final(state, record)` is the state's
     final as the record's version wrote it (default: `state.final()`). A record written before
-    its game ended (no final) replays to the point it reached.
+    its game ended (no final) replays to the point it reached. `before_each(state)` sees the
+    state before each decision is applied (the state the record's prefix up to it replays to).
 
     RecordError if the record is corrupt or tampered with: a bad checksum, another game, a
     decision out of turn or after the end, an illegal action or rules, events the replay does
@@ -82,6 +84,8 @@ def replay_record(
                 raise RecordError(f"event {at}: a decision after the game ended")
             if player != state.to_act:
                 raise RecordError(f"event {at}: seat {player} acts but seat {state.to_act} is due")
+            if before_each is not None:
+                before_each(state)
             state.apply(action_from_json(data))
     except RecordError:
         raise
