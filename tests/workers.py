@@ -132,20 +132,23 @@ def stop_at_once(proc) -> None:
     if proc.poll() is None:
         if "simulation_workers" in proc.args:
             proc.terminate()
-            for pid in worker_pids(proc).values():
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
+            _kill_workers(proc)
         else:
             proc.kill()
         try:
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            for pid in worker_pids(proc).values():
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
+            _kill_workers(proc)
             proc.kill()
             proc.wait()
     proc.log.close()
+
+
+def _kill_workers(proc) -> None:
+    """SIGKILL the worker processes of the layout `proc` (none for a bare worker)."""
+    for pid in worker_pids(proc).values():
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 @pytest.fixture
