@@ -2,6 +2,7 @@
 
     python benchmarks/metagame.py [--seeds 50] [--first-seed 0] [--quick] [--jobs 2]
                                   [--budget 200000] [--fields "a tournament meta" ...]
+                                  [--targets best support] [--oracle] [--confidence 0.95]
 
 Synthetic fields of ten decks whose true win chances are known (no Django, no engine: a game
 is a coin flip with the pair's true chance):
@@ -26,9 +27,13 @@ With each field comes what placing the games can save on "which deck is best" at
 the confidence goes to 1 (`best_bound`): the games of the best fixed split of them, knowing
 the true chances, over even play's. A sampler that has to learn the chances as it goes cannot
 beat it on average in that limit (Garivier and Kaufmann's lower bound for finding the best
-arm); at 95% a median can, somewhat, by stopping on lucky early games.
+arm). At 95% it binds nobody: `--oracle` also plays "which deck is best" with that split (the
+true chances known, the same rule and rounds, `run_adaptive(strategy="fixed")`) and prints
+its games against even play's and the sampler's; `--confidence` runs the rule at another
+confidence, to watch the oracle and the sampler approach the bound as it grows.
 For each field, question ("best": the best deck against the field, "support": the decks of the
-equilibrium mix) and seed, `run_adaptive` runs twice at confidence 0.95 on the same budget,
+equilibrium mix; `--targets` one of them) and seed, `run_adaptive` runs twice at confidence
+0.95 on the same budget,
 rounds (250 games, or a tenth of the games so far when that is more) and seed: the adaptive
 sampler, and the same stopping rule with the games spread evenly. A run that runs out of
 budget counts its whole budget in the medians. Printed per field and question: the median
@@ -216,9 +221,9 @@ def make_field(name: str) -> Field:
     raise SystemExit(f"no field fits {name}")
 
 
-def one(task: tuple[str, str, str, int, int]) -> tuple[str, str, str, int, str, bool]:
+def one(task: tuple[str, str, str, int, int, float]) -> tuple[str, str, str, int, str, bool]:
     """One question answered once: (field, target, strategy, games used, stopped by, right)."""
-    name, target, strategy, seed, budget = task
+    name, target, strategy, seed, budget, confidence = task
     field = make_field(name)
     coin = np.random.default_rng([seed, 1])
 
@@ -230,12 +235,13 @@ def one(task: tuple[str, str, str, int, int]) -> tuple[str, str, str, int, str, 
         DECKS,
         field.shares,
         target=target,  # type: ignore[arg-type]
-        confidence=CONFIDENCE,
+        confidence=confidence,
         budget=budget,
         round_games=ROUND_GAMES,
         seed=seed,
-        strategy=strategy,  # type: ignore[arg-type]
+        strategy="fixed" if strategy == "oracle" else strategy,
         growth=GROWTH,
+        split=best_split(name)[1] if strategy == "oracle" else None,
     )
     return name, target, strategy, run.games_used, run.stopped_by, run.answer == field.truth(target)
 
@@ -243,11 +249,21 @@ def one(task: tuple[str, str, str, int, int]) -> tuple[str, str, str, int, str, 
 def best_bound(field: Field) -> float:
     """What placing the games can save on "which deck is best" at most, as the confidence goes
     to 1: the games of the best fixed split of them, knowing the true chances, over even
-    play's. A split w (shares of the games over the pairs) needs about max_b T_b(w) games,
+    play's (`best_split`)."""
+    return best_split(field.name)[0]
+
+
+@functools.cache
+def best_split(name: str) -> tuple[float, np.ndarray]:
+    """(the bound, the split): the best fixed split of the games for "which deck is best",
+    knowing the true chances, and its games over even play's as the confidence goes to 1.
+    A split w (shares of the games over the pairs) needs about max_b T_b(w) games,
     T_b = Σ_pairs (∂(E_a - E_b)/∂p)² p(1 - p) / (w_pair (E_a - E_b)²) for the best deck a and
     each other deck b (Garivier and Kaufmann's characteristic time for normal means). By
     minimax duality, min over w of max over b is the max over weights λ of the rivals
-    (Σ_pairs √(Σ_b λ_b c_b,pair))², a concave problem in as many unknowns as rivals."""
+    (Σ_pairs √(Σ_b λ_b c_b,pair))², a concave problem in as many unknowns as rivals, and the
+    best split puts w_pair in proportion to √(Σ_b λ_b c_b,pair) (an n × n table, symmetric)."""
+    field = make_field(name)
     n, s = DECKS, field.shares
     e = field.chances @ s
     a = field.best
@@ -270,7 +286,10 @@ def best_bound(field: Field) -> float:
         constraints=[{"type": "eq", "fun": lambda lam: lam.sum() - 1}],
         options={"ftol": 1e-14, "maxiter": 500},
     )
-    return float(result.fun**2)
+    weight = np.sqrt(np.maximum(result.x @ cost, 0.0))
+    split = np.zeros((n, n))
+    split[upper_i, upper_j] = weight / weight.sum()
+    return float(result.fun**2), split + split.T
 
 
 def describe(field: Field) -> str:
@@ -291,27 +310,37 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=0, help="seeds first, first + 1, ...")
     parser.add_argument("--quick", action="store_true", help="5 seeds: a smoke run")
     parser.add_argument("--budget", type=int, default=200_000, help="games a question may use")
+    parser.add_argument("--confidence", type=float, default=CONFIDENCE, help="the rule's, 0.95")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument(
         "--fields", nargs="+", choices=list(KINDS), default=list(KINDS), help="all unless given"
     )
+    parser.add_argument(
+        "--targets", nargs="+", choices=TARGETS, default=list(TARGETS), help="both unless given"
+    )
+    parser.add_argument(
+        "--oracle",
+        action="store_true",
+        help='"best" also played by the oracle: the best fixed split, knowing the true chances',
+    )
     args = parser.parse_args()
+    targets = list(dict.fromkeys(args.targets))
     fields = list(dict.fromkeys(args.fields))
     seeds = range(args.first_seed, args.first_seed + (5 if args.quick else args.seeds))
     for name in fields:
         print(describe(make_field(name)))
     tasks = [
-        (name, target, strategy, seed, args.budget)
+        (name, target, strategy, seed, args.budget, args.confidence)
         for name in fields
-        for target in TARGETS
+        for target in targets
         for seed in seeds
-        for strategy in STRATEGIES
+        for strategy in STRATEGIES + (("oracle",) if args.oracle and target == "best" else ())
     ]
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(one, tasks, chunksize=2))
     print(
         f"\n{len(seeds)} seeds ({seeds.start} to {seeds.stop - 1}), budget {args.budget:,} games, "
-        f"rounds of {ROUND_GAMES:,} games or a tenth of those so far"
+        f"rounds of {ROUND_GAMES:,} games or a tenth of those so far, confidence {args.confidence}"
     )
     print(
         "| field | question | median games: adaptive | even | ratio (95% interval) | out of "
@@ -319,14 +348,25 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for name in fields:
-        for target in TARGETS:
+        for target in targets:
             print(_row(name, target, [r for r in results if r[:2] == (name, target)]))
+    if args.oracle and "best" in targets:
+        print(
+            '\nThe oracle on "which deck is best": the best fixed split (knowing the true '
+            "chances), the same rule and rounds\n"
+            "| field | bound (confidence to 1) | median games: oracle | even | ratio (95% "
+            "interval) | adaptive over oracle | out of budget | wrong when the rule stopped |"
+        )
+        print("|---|---|---|---|---|---|---|---|")
+        for name in fields:
+            print(_oracle_row(name, [r for r in results if r[:2] == (name, "best")]))
     print("\nWrong answers among the runs the rule stopped, every field (95% Clopper-Pearson):")
-    for target in TARGETS:
-        for strategy in STRATEGIES:
+    for target in targets:
+        for strategy in STRATEGIES + (("oracle",) if args.oracle and target == "best" else ()):
             stopped = [r for r in results if r[1:3] == (target, strategy) and r[4] == "rule"]
             print(f"  {target}, {strategy}: {_error_rate(stopped)}")
-    print(f"  all: {_error_rate([r for r in results if r[4] == 'rule'])} (stated: 5%)")
+    stated = f"{100 * (1 - args.confidence):.3g}%"
+    print(f"  all: {_error_rate([r for r in results if r[4] == 'rule'])} (stated: {stated})")
 
 
 def _error_rate(stopped: list[tuple[str, str, str, int, str, bool]]) -> str:
@@ -366,6 +406,22 @@ def _row(name: str, target: str, rows: list[tuple[str, str, str, int, str, bool]
     return (
         f"| {name} | {target} | {a[0]:,.0f} | {e[0]:,.0f} | {a[0] / e[0]:.2f} ({interval}) "
         f"| {a[1]} | {e[1]} | {a[2]} | {e[2]} |"
+    )
+
+
+def _oracle_row(name: str, rows: list[tuple[str, str, str, int, str, bool]]) -> str:
+    """One line of the oracle's table: its games against even play's and the sampler's."""
+    games = {s: [r[3] for r in rows if r[2] == s] for s in ("oracle", "even", "adaptive")}
+    mine = [r for r in rows if r[2] == "oracle"]
+    stopped = [r for r in mine if r[4] == "rule"]
+    wrong = sum(not r[5] for r in stopped)
+    oracle, even = median(games["oracle"]), median(games["even"])
+    return (
+        f"| {name} | {best_bound(make_field(name)):.2f} | {oracle:,.0f} | {even:,.0f} "
+        f"| {oracle / even:.2f} ({_ratio_interval(games['oracle'], games['even'])}) "
+        f"| {median(games['adaptive']) / oracle:.2f} "
+        f"({_ratio_interval(games['adaptive'], games['oracle'])}) "
+        f"| {len(mine) - len(stopped)}/{len(mine)} | {wrong}/{len(stopped)} |"
     )
 
 

@@ -63,7 +63,7 @@ from simulator.metagame.analysis import (
 #: as plain strings (they come from a request) and checked at run time.
 TARGETS = ("best", "support")
 Target = Literal["best", "support"]
-STRATEGIES = ("adaptive", "even")
+STRATEGIES = ("adaptive", "even", "fixed")
 #: The share of a round spread evenly over every pair with any influence.
 FLOOR = 0.05
 #: A pair's influence below this share of the largest counts as none.
@@ -342,6 +342,21 @@ def even_round(games: Table, round_games: int) -> list[list[int]]:
     return (out + out.T).tolist()
 
 
+def fixed_round(split: np.ndarray, games: np.ndarray, round_games: int) -> np.ndarray:
+    """`round_games` games that bring each pair towards its share (`split`, symmetric) of all
+    the games played after the round: to the pairs furthest below it, in proportion to how
+    far, in whole numbers."""
+    n = len(split)
+    upper_i, upper_j = np.triu_indices(n, 1)
+    share = split[upper_i, upper_j] / split[upper_i, upper_j].sum()
+    played = games[upper_i, upper_j]
+    short = np.maximum(share * (played.sum() + round_games) - played, 0.0)
+    out = np.zeros((n, n), dtype=int)
+    if short.sum() > 0:
+        out[upper_i, upper_j] = _whole(short * round_games / short.sum(), round_games)
+    return out + out.T
+
+
 def _reasons(
     state: Assessment, target: str, floor: np.ndarray, filled: np.ndarray, shares: np.ndarray
 ) -> list[list[str]]:
@@ -438,15 +453,21 @@ def run_adaptive(
     seed: int,
     strategy: str = "adaptive",
     growth: float = 0.0,
+    split: np.ndarray | None = None,
 ) -> AdaptiveRun:
     """Play rounds until the stopping rule answers or `budget` games are spent (the last round
     cut to what is left). `play(i, j, k)` plays k games of deck i against deck j and returns
-    deck i's wins (a tie half). Both strategies stop by the same rule and differ only in where
-    the games go: "adaptive" by plan_round, "even" by even_round, the baseline. A round plays
+    deck i's wins (a tie half). Every strategy stops by the same rule and they differ only in
+    where the games go: "adaptive" by plan_round, "even" by even_round, the baseline, and
+    "fixed" by `split` (an n × n table of each pair's share of the games, symmetric: each round
+    brings every pair towards its share of the games so far, as `fixed_round` does; the
+    benchmark's oracle, which knows the true chances, plays its best split so). A round plays
     `round_games`, or `growth` times the games so far when that is more: a long question is
     then checked after every tenth more (growth 0.1) rather than every fixed round."""
     if strategy not in STRATEGIES:
-        raise ValueError(f"strategy must be 'adaptive' or 'even', got {strategy!r}")
+        raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+    if (strategy == "fixed") != (split is not None):
+        raise ValueError("a split goes with strategy 'fixed', and only with it")
     if budget < 0 or round_games < 1:
         raise ValueError("budget must be at least 0 and round_games at least 1")
     rng = np.random.default_rng(seed)
@@ -459,6 +480,8 @@ def run_adaptive(
         size = min(max(round_games, int(growth * used)), budget - used)
         if strategy == "adaptive":
             allocation = spread(state.influence, games, size)
+        elif split is not None:
+            allocation = fixed_round(split, games, size)
         else:
             allocation = np.asarray(even_round(games, size))
         _play_round(play, allocation, wins, games)

@@ -10,6 +10,7 @@ from simulator.metagame.sampler import (
     FLOOR,
     MIRROR,
     even_round,
+    fixed_round,
     plan_round,
     run_adaptive,
     spread,
@@ -233,3 +234,44 @@ def test_both_strategies_stop_by_the_same_rule_and_even_spreads_evenly():
     played = np.asarray(run.games)[np.triu_indices(5, 1)]
     assert run.stopped_by == "rule" and run.answer == 0
     assert played.max() - played.min() <= 1
+
+
+def test_a_fixed_split_brings_every_pair_towards_its_share_of_the_games():
+    split = np.array([[0, 3, 1], [3, 0, 0], [1, 0, 0]], dtype=float)  # pair (1, 2): none
+    games = np.zeros((3, 3), dtype=int)
+    first = fixed_round(split, games, 100)
+    assert (first == first.T).all() and upper_sum(first) == 100
+    assert (first[0, 1], first[0, 2], first[1, 2]) == (75, 25, 0)
+    # a pair behind its share catches up first: (0, 2) has none of the 100 played so far
+    behind = np.array([[0, 100, 0], [100, 0, 0], [0, 0, 0]])
+    second = fixed_round(split, behind, 100)
+    assert (second[0, 1], second[0, 2], second[1, 2]) == (50, 50, 0)
+
+
+def test_a_fixed_split_stops_by_the_same_rule_and_plays_only_its_pairs():
+    split = np.ones((5, 5)) - np.eye(5)
+    split[1:, 1:] = 0  # only deck 0's pairs: enough to name deck 0 on this field
+    run = run_adaptive(
+        coin(CLEAR_BEST, 5), 5, [1] * 5, target="best", budget=50_000, round_games=100, seed=5,
+        strategy="fixed", split=split,
+    )  # fmt: skip
+    played = np.asarray(run.games)
+    assert run.stopped_by == "rule" and run.answer == 0 and run.strategy == "fixed"
+    assert played[1:, 1:].sum() == 0
+    assert played[0, 1:].max() - played[0, 1:].min() <= 1
+
+
+@pytest.mark.parametrize(
+    ("strategy", "split", "message"),
+    [
+        ("fixed", None, "a split goes with strategy 'fixed'"),
+        ("even", np.ones((3, 3)), "a split goes with strategy 'fixed'"),
+        ("best", None, "strategy must be one of adaptive, even, fixed"),
+    ],
+)
+def test_a_strategy_and_its_split_must_agree(strategy, split, message):
+    with pytest.raises(ValueError, match=message):
+        run_adaptive(
+            coin(CLEAR_BEST, 6), 3, [1, 1, 1], target="best", budget=100, round_games=50, seed=6,
+            strategy=strategy, split=split,
+        )  # fmt: skip
