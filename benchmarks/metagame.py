@@ -334,7 +334,7 @@ def main() -> None:
         for name in fields
         for target in targets
         for seed in seeds
-        for strategy in STRATEGIES + (("oracle",) if args.oracle and target == "best" else ())
+        for strategy in _strategies(target, args.oracle)
     ]
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(one, tasks, chunksize=2))
@@ -362,11 +362,17 @@ def main() -> None:
             print(_oracle_row(name, [r for r in results if r[:2] == (name, "best")]))
     print("\nWrong answers among the runs the rule stopped, every field (95% Clopper-Pearson):")
     for target in targets:
-        for strategy in STRATEGIES + (("oracle",) if args.oracle and target == "best" else ()):
+        for strategy in _strategies(target, args.oracle):
             stopped = [r for r in results if r[1:3] == (target, strategy) and r[4] == "rule"]
             print(f"  {target}, {strategy}: {_error_rate(stopped)}")
     stated = f"{100 * (1 - args.confidence):.3g}%"
     print(f"  all: {_error_rate([r for r in results if r[4] == 'rule'])} (stated: {stated})")
+
+
+def _strategies(target: str, oracle: bool) -> tuple[str, ...]:
+    """The strategies a question is played by: the oracle too, when asked, on "best" (its
+    split is the best one for that question only)."""
+    return STRATEGIES + (("oracle",) if oracle and target == "best" else ())
 
 
 def _error_rate(stopped: list[tuple[str, str, str, int, str, bool]]) -> str:
@@ -395,14 +401,11 @@ def _row(name: str, target: str, rows: list[tuple[str, str, str, int, str, bool]
     """One line of the table: the two strategies side by side."""
     cells: dict[str, tuple[float, str, str]] = {}
     for strategy in STRATEGIES:
-        mine = [r for r in rows if r[2] == strategy]
-        stopped = [r for r in mine if r[4] == "rule"]
-        wrong = sum(not r[5] for r in stopped)
-        rate = f"{wrong}/{len(stopped)} ({100 * wrong / len(stopped):.0f}%)" if stopped else "–"
-        budget = f"{len(mine) - len(stopped)}/{len(mine)}"
-        cells[strategy] = (median(r[3] for r in mine), budget, rate)
+        games, budget, wrong, stopped = _outcome(rows, strategy)
+        rate = f"{wrong}/{stopped} ({100 * wrong / stopped:.0f}%)" if stopped else "–"
+        cells[strategy] = (median(games), budget, rate)
     a, e = cells["adaptive"], cells["even"]
-    interval = _ratio_interval(*([r[3] for r in rows if r[2] == s] for s in STRATEGIES))
+    interval = _ratio_interval(*(_outcome(rows, s)[0] for s in STRATEGIES))
     return (
         f"| {name} | {target} | {a[0]:,.0f} | {e[0]:,.0f} | {a[0] / e[0]:.2f} ({interval}) "
         f"| {a[1]} | {e[1]} | {a[2]} | {e[2]} |"
@@ -411,18 +414,27 @@ def _row(name: str, target: str, rows: list[tuple[str, str, str, int, str, bool]
 
 def _oracle_row(name: str, rows: list[tuple[str, str, str, int, str, bool]]) -> str:
     """One line of the oracle's table: its games against even play's and the sampler's."""
-    games = {s: [r[3] for r in rows if r[2] == s] for s in ("oracle", "even", "adaptive")}
-    mine = [r for r in rows if r[2] == "oracle"]
-    stopped = [r for r in mine if r[4] == "rule"]
-    wrong = sum(not r[5] for r in stopped)
+    games = {s: _outcome(rows, s)[0] for s in ("even", "adaptive")}
+    games["oracle"], budget, wrong, stopped = _outcome(rows, "oracle")
     oracle, even = median(games["oracle"]), median(games["even"])
     return (
-        f"| {name} | {best_bound(make_field(name)):.2f} | {oracle:,.0f} | {even:,.0f} "
+        f"| {name} | {best_split(name)[0]:.2f} | {oracle:,.0f} | {even:,.0f} "
         f"| {oracle / even:.2f} ({_ratio_interval(games['oracle'], games['even'])}) "
         f"| {median(games['adaptive']) / oracle:.2f} "
         f"({_ratio_interval(games['adaptive'], games['oracle'])}) "
-        f"| {len(mine) - len(stopped)}/{len(mine)} | {wrong}/{len(stopped)} |"
+        f"| {budget} | {wrong}/{stopped} |"
     )
+
+
+def _outcome(
+    rows: list[tuple[str, str, str, int, str, bool]], strategy: str
+) -> tuple[list[int], str, int, int]:
+    """A strategy's runs among `rows`: (the games each used, "out of budget/runs", wrong
+    answers among the runs the rule stopped, how many it stopped)."""
+    mine = [r for r in rows if r[2] == strategy]
+    stopped = [r for r in mine if r[4] == "rule"]
+    wrong = sum(not r[5] for r in stopped)
+    return [r[3] for r in mine], f"{len(mine) - len(stopped)}/{len(mine)}", wrong, len(stopped)
 
 
 if __name__ == "__main__":

@@ -13,8 +13,9 @@ when the app starts (`simulator/apps.py`). The run service then
   owner's count of active runs: the feature caps its own objects (a doctor run, a field run),
   and out of the owner's list of runs unless asked for (selectors.run_list);
 - asks `part_of(run_ids)` what each of its stage runs among them is part of: a `Part`, in
-  words with the links to its page and its API object (the list of runs says so next to each,
-  and so do a run's page and its API object).
+  words with the links to the feature object's page and API object (the list of runs, page and
+  API, says so next to each, and so does a run's page; a run's own API object does not: its
+  poll stays one query).
 """
 
 from __future__ import annotations
