@@ -249,7 +249,11 @@ def _per(s: DrifterState, e: Effect, owner: int, dude: Card) -> int:
         return len(dude.kickers)
     if e.per == "opponent":
         return len(s.opposing_dudes(dude.owner))
-    return sum(1 for f in s.fortunes if f.owner == owner)
+    count = 0
+    for f in s.fortunes:
+        if f.owner == owner:
+            count += 1
+    return count
 
 
 def stat_index(s: DrifterState, e: Effect) -> int:

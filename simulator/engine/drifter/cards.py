@@ -181,11 +181,15 @@ class CardDef:
     text: str = ""
     abilities: tuple[Ability, ...] = ()
     flavor: str = ""
-    # derived once from `abilities` (the engine's hot paths read them): a copy card; the
-    # static abilities; those of them that can reach another player's dude
+    # derived once from `abilities` and `type` (the engine's hot paths read them): a copy
+    # card; the static abilities; those of them that can reach another player's dude; the
+    # indices of the abilities used as a fortune card (a shootout's fortune menu asks every
+    # card in it); whether it is a fortune card
     is_copy: bool = field(init=False, repr=False, compare=False)
     statics: tuple[Ability, ...] = field(init=False, repr=False, compare=False)
     outward: tuple[Ability, ...] = field(init=False, repr=False, compare=False)
+    as_fortune: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    is_fortune: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         abilities = self.abilities
@@ -195,6 +199,9 @@ class CardDef:
         object.__setattr__(self, "is_copy", is_copy)
         object.__setattr__(self, "statics", statics)
         object.__setattr__(self, "outward", outward)
+        as_fortune = tuple(i for i, a in enumerate(abilities) if a.timing == "as_fortune")
+        object.__setattr__(self, "as_fortune", as_fortune)
+        object.__setattr__(self, "is_fortune", self.type == "fortune")
 
     @property
     def is_dude(self) -> bool:

@@ -85,9 +85,13 @@ class Card:
         self.defn = self.printed
         self.revealed = False
         self.chips = 0
-        self.gear = []
-        self.kickers = []
-        self.marks = []
+        # (a new empty list only where the card had something: most have nothing)
+        if self.gear:
+            self.gear = []
+        if self.kickers:
+            self.kickers = []
+        if self.marks:
+            self.marks = []
         self.host = None
         self.in_street = False
         self.return_to_hand = False
@@ -123,4 +127,28 @@ class Mark:
         self.shootout = shootout
 
 
-__all__ = ["Card", "Kicker", "Mark", "Seat"]
+def kicker_value(dude: Card) -> int:
+    """The value of the kicker chips on `dude` (a loop: compiled, `sum()` of a generator
+    makes a generator object)."""
+    total = 0
+    for k in dude.kickers:
+        total += k.defn.value
+    return total
+
+
+def drop(cards: list[Card], card: Card) -> None:
+    """`cards.remove(card)` by identity, as `list.remove` finds a card (Card has no `__eq__`),
+    without `list.remove`'s rich comparison of every card before it; ValueError if absent."""
+    for i in range(len(cards)):
+        if cards[i] is card:
+            del cards[i]
+            return
+    raise ValueError("card not in list")
+
+
+def holds(cards: list[Card], card: Card) -> bool:
+    """`card in cards` by identity (what `in` finds for a Card), without rich comparisons."""
+    return any(c is card for c in cards)  # compiled: a loop, no generator
+
+
+__all__ = ["Card", "Kicker", "Mark", "Seat", "drop", "holds", "kicker_value"]

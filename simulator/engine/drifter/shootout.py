@@ -37,6 +37,7 @@ from simulator.engine.drifter.actions import (
     Kind,
 )
 from simulator.engine.drifter.cards import STATS
+from simulator.engine.drifter.pieces import drop
 
 if TYPE_CHECKING:
     from simulator.engine.drifter.pieces import Card
@@ -49,6 +50,7 @@ _NO_STAT: Final[tuple[str, ...]] = ("",)
 _STATS: Final[tuple[str, ...]] = STATS
 _BET_ANTES: Final[tuple[int, ...]] = (1, 2, 5)  # bet and raise sizes offered, in antes
 _CHOICES: Final[dict[int, tuple[object, tuple[str | None, bool, bool]]]] = {}
+_NO_CARDS: Final[list[Card]] = []  # read only: stands for an empty list of cards
 
 
 # Actions are immutable values and depend only on their fields, so the menus' per-card and
@@ -89,6 +91,7 @@ _REINVEST: Final = _ActionTable(Kind.REINVEST, "dude")
 _BURY: Final = _ActionTable(Kind.BURY, "dude")
 _BET: Final = _ActionTable(Kind.BET, "amount")
 _RAISE: Final = _ActionTable(Kind.RAISE, "amount")
+_PLAY_FORTUNE: Final = _ActionTable(Kind.PLAY_FORTUNE, "card")  # those that ask no choice
 
 
 # an entry of final()'s shootout log as kept (DrifterState.final makes the JSON of it): the
@@ -204,7 +207,7 @@ def _do_challenge(s: DrifterState, a: Action) -> None:
 
 def _to_street(s: DrifterState, p: int, dude: Card) -> bool:
     """Move a dude into the street; True when a Riding Shotgun decision is now pending."""
-    s.saloon.remove(dude)
+    drop(s.saloon, dude)
     s.street.append(dude)
     dude.in_street = True
     s.sdude[p] = dude
@@ -224,7 +227,7 @@ def _to_street(s: DrifterState, p: int, dude: Card) -> bool:
 def _do_shotgun(s: DrifterState, a: Action) -> None:
     p = s.actor
     card = s.cards[a.card]
-    s.hand[p].remove(card)
+    drop(s.hand[p], card)
     if s.log is not None:
         s.note(ev.Shotgun(p, card))
     s._enter_saloon(p, card, True, 0)
@@ -244,14 +247,17 @@ def _next_accept(s: DrifterState) -> None:
 
 
 def _acceptable(s: DrifterState, p: int) -> list[Card]:
-    out = []
-    for d in s.saloon:
-        if d.owner != p:
-            continue
-        if d.revealed and s.contested and ab.has_flag(s, d, "cant_accept", s.contested):
-            continue
-        out.append(d)
-    return out
+    return [d for d in s.saloon if d.owner == p and _may_accept(s, d)]
+
+
+def _may_accept(s: DrifterState, d: Card) -> bool:
+    """Whether dude `d` (in its owner's saloon) may accept the challenge."""
+    return not (d.revealed and s.contested and ab.has_flag(s, d, "cant_accept", s.contested))
+
+
+def _any_acceptable(s: DrifterState, p: int) -> bool:
+    """Whether `p` has a dude that may accept (`_acceptable` is not empty), with no list."""
+    return any(d.owner == p and _may_accept(s, d) for d in s.saloon)
 
 
 def _do_accept(s: DrifterState, a: Action) -> None:
@@ -281,7 +287,7 @@ def _begin_shootout(s: DrifterState) -> None:
         s.shot_winners = [c]
         s.stake[c] += s.pot
         s.pot = 0
-        s.street.remove(dude)
+        drop(s.street, dude)
         s.saloon.append(dude)
         dude.in_street = False
         _end_shootout(s, draw=False)
@@ -419,9 +425,9 @@ def _do_fold(s: DrifterState, a: Action) -> None:
     s.folded[p] = True
     s.pot += dude.chips
     dude.chips = 0
-    for g in list(dude.gear):
+    for g in list(dude.gear) if dude.gear else _NO_CARDS:
         if g.revealed:
-            dude.gear.remove(g)
+            drop(dude.gear, g)
             s.pot += g.chips
             g.chips = 0
             s.bury(g)
@@ -429,7 +435,7 @@ def _do_fold(s: DrifterState, a: Action) -> None:
         s.note(ev.Fold(p))
     if p in s.queue:
         s.queue.remove(p)
-    if len(s.shootout_players()) <= 1:
+    if s.players_left() <= 1:
         _showdown(s)
         return
     _next_bet(s)
@@ -443,7 +449,7 @@ def _next_bet(s: DrifterState) -> None:
 
 
 def _after_betting(s: DrifterState) -> None:
-    if len(s.shootout_players()) <= 1:
+    if s.players_left() <= 1:
         _showdown(s)
     else:
         _start_reveal(s)
@@ -533,22 +539,31 @@ def _start_fortune(s: DrifterState) -> None:
 def _fortune_menu(s: DrifterState) -> list[Action]:
     p = s.actor
     menu: list[Action] = []
-    fortunes = [card for card in s.hand[p] if card.printed.type == "fortune"]
+    fortunes = [card for card in s.hand[p] if card.printed.is_fortune]
     if fortunes and not ab.player_cant_play_fortune(s, p):
         opp = s.opposing_dudes(p)
         for card in fortunes:
             menu.extend(_choice_actions(s, Kind.PLAY_FORTUNE, card, card.printed, -1, opp))
     mine = s.sdude[p]
     assert mine is not None
-    for card in [mine, *mine.gear]:
-        if not card.revealed:
-            continue
-        for i, a in enumerate(card.defn.abilities):
-            if a.timing != "as_fortune" or not s.once_free(card, i, a):
-                continue
-            menu.extend(_choice_actions(s, Kind.AS_FORTUNE, card, a, i, s.opposing_dudes(p)))
+    if mine.defn.as_fortune:
+        _as_fortune_actions(s, p, mine, menu)
+    for g in mine.gear:
+        if g.defn.as_fortune:
+            _as_fortune_actions(s, p, g, menu)
     menu.append(PASS_FORTUNE)
     return menu
+
+
+def _as_fortune_actions(s: DrifterState, p: int, card: Card, menu: list[Action]) -> None:
+    """The actions of `card`'s abilities used as a fortune card (if revealed and not spent)."""
+    if not card.revealed:
+        return
+    abilities = card.defn.abilities
+    for i in card.defn.as_fortune:
+        a = abilities[i]
+        if s.once_free(card, i, a):
+            menu.extend(_choice_actions(s, Kind.AS_FORTUNE, card, a, i, s.opposing_dudes(p)))
 
 
 def _choice_actions(
@@ -567,6 +582,8 @@ def _choice_actions(
         stats = _STATS
     ability = index if kind == Kind.AS_FORTUNE else -1
     uid = card.uid
+    if ability < 0 and targets is _NO_TARGET and stats is _NO_STAT:
+        return [_PLAY_FORTUNE.of(uid)]  # the one way to play it, made once
     return [Action(kind, uid, -1, False, 0, 0, s, t, ability) for t in targets for s in stats]
 
 
@@ -576,7 +593,7 @@ def _do_play_fortune(s: DrifterState, a: Action) -> None:
     cost = min(card.printed.cost, s.stake[p])  # short of chips: go all in
     s.stake[p] -= cost
     s.pot += cost
-    s.hand[p].remove(card)
+    drop(s.hand[p], card)
     card.revealed = True
     card.in_street = True
     s.fortunes.append(card)
@@ -610,8 +627,11 @@ def _do_pass_fortune(s: DrifterState, a: Action) -> None:
 
 def _fortune_done(s: DrifterState, passed: bool) -> None:
     s.fpasses = s.fpasses + 1 if passed else 0
-    live = [q for q in s.forder if s.in_shootout(q)]
-    if s.fpasses >= len(live):
+    live = 0
+    for q in s.forder:
+        if s.in_shootout(q):
+            live += 1
+    if s.fpasses >= live:
         _showdown(s)
         return
     for _ in range(len(s.forder)):
@@ -644,7 +664,13 @@ def _showdown(s: DrifterState) -> None:
     for q in s.shootout_players():
         d = s.sdude[q]
         assert d is not None
-        for card in [d, *d.gear] + [f for f in s.fortunes if f.owner == q]:
+        # the dude, its gear, then q's fortune cards (each list taken as it stands now)
+        gear = list(d.gear) if d.gear else _NO_CARDS
+        fortunes = [f for f in s.fortunes if f.owner == q] if s.fortunes else _NO_CARDS
+        ab.trigger(s, d, "showdown", d)
+        for card in gear:
+            ab.trigger(s, card, "showdown", d)
+        for card in fortunes:
             ab.trigger(s, card, "showdown", d)
     players = s.shootout_players()
     values = {q: s.value(d) for q in players if (d := s.sdude[q]) is not None}
@@ -712,13 +738,13 @@ def _winners(s: DrifterState, players: list[int], values: dict[int, int]) -> lis
 
 
 def _after_showdown(s: DrifterState, winners: list[int]) -> None:
-    for f in list(s.fortunes):
+    for f in list(s.fortunes) if s.fortunes else _NO_CARDS:
         returns = f.return_to_hand or any(
             e.kind == "return_to_hand" and a.timing == "static"
             for a in f.defn.abilities
             for e in a.effects
         )
-        s.fortunes.remove(f)
+        drop(s.fortunes, f)
         if returns:
             f.reset()
             s.hand[f.owner].append(f)
@@ -733,9 +759,9 @@ def _after_showdown(s: DrifterState, winners: list[int]) -> None:
             continue
         if q in winners:
             ab.trigger(s, d, "on_win", d)
-            for g in list(d.gear):
+            for g in list(d.gear) if d.gear else _NO_CARDS:
                 if g.revealed:
-                    d.gear.remove(g)
+                    drop(d.gear, g)
                     s.bury(g)
             if cold:
                 s.bury_dude(d)
@@ -784,7 +810,7 @@ def _do_reinvest(s: DrifterState, a: Action) -> None:
     price = _reinvest_price(s, d)
     s.stake[p] -= price
     d.chips += price
-    s.street.remove(d)
+    drop(s.street, d)
     s.saloon.append(d)
     d.in_street = False
     if s.log is not None:
@@ -867,7 +893,7 @@ def _reinvest_menu(s: DrifterState, p: int) -> list[Action]:
 def auto_step(s: DrifterState) -> bool:
     """Settle a decision with only one possible answer; False when a real choice waits."""
     phase, p = s.phase, s.actor
-    if phase == "accept" and not _acceptable(s, p):
+    if phase == "accept" and not _any_acceptable(s, p):
         if s.log is not None:
             s.note(ev.Refuse(p))
         _next_accept(s)

@@ -19,7 +19,7 @@ from simulator.engine.drifter import events as ev
 from simulator.engine.drifter import shootout as sh
 from simulator.engine.drifter.actions import END_ACTIONS, END_TURN, Action, Kind, malformed
 from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue
-from simulator.engine.drifter.pieces import Card, Kicker, Seat
+from simulator.engine.drifter.pieces import Card, Kicker, Seat, drop, holds, kicker_value
 from simulator.engine.drifter.variants import (
     COLD_HANDS,
     HIGH_LOW,
@@ -419,7 +419,7 @@ class DrifterState:
             return False
         if not dude.revealed:
             return True
-        used = sum(c.defn.value for c in dude.kickers)
+        used = kicker_value(dude)
         return used + k.defn.value <= ab.kicker_limit(self, dude)
 
     def place_kicker(self, p: int, k: Kicker, dude: Card) -> None:
@@ -455,10 +455,10 @@ class DrifterState:
             self.bury(g)
         self.stake[dude.owner] += dude.chips
         dude.chips = 0
-        if dude in self.saloon:
-            self.saloon.remove(dude)
-        if dude in self.street:
-            self.street.remove(dude)
+        if holds(self.saloon, dude):
+            drop(self.saloon, dude)
+        if holds(self.street, dude):
+            drop(self.street, dude)
         if self.log is not None:
             self.note(ev.Bury(dude))
         self.bury(dude)
@@ -469,7 +469,7 @@ class DrifterState:
         if self.log is not None:
             self.note(ev.RevealDude(dude))
         if dude.kickers:
-            value = sum(k.defn.value for k in dude.kickers)
+            value = kicker_value(dude)
             if value > ab.kicker_limit(self, dude):
                 self.bury_kickers(dude)
 
@@ -486,10 +486,10 @@ class DrifterState:
             if card.defn.type != card_type:
                 continue
             if card_type == "dude":
-                self.hand[p].remove(card)
+                drop(self.hand[p], card)
                 self._enter_saloon(p, card, True, 0)
             elif dude is not None and dude.owner == p:  # card_type is "gear" (cards.py)
-                self.hand[p].remove(card)
+                drop(self.hand[p], card)
                 self._attach_gear(p, card, dude, True, 0)
             return
 
@@ -511,7 +511,10 @@ class DrifterState:
         for d in self.street:
             if d.owner == p:
                 total += _with_gear(d)
-        return total + sum(f.chips for f in self.fortunes if f.owner == p)
+        for f in self.fortunes:
+            if f.owner == p:
+                total += f.chips
+        return total
 
     def _enter_saloon(self, p: int, card: Card, revealed: bool, chips: int) -> None:
         card.chips = chips
@@ -632,7 +635,13 @@ class DrifterState:
 
     def _stakes_end_game(self) -> bool:
         """Last Man Standing: the game ends when one player at most has chips in stake."""
-        if self.last_man_standing and sum(1 for x in self.stake if x > 0) <= 1:
+        if not self.last_man_standing:
+            return False
+        with_chips = 0
+        for x in self.stake:
+            if x > 0:
+                with_chips += 1
+        if with_chips <= 1:
             self._end_game("last man standing")
             return True
         return False
@@ -804,7 +813,7 @@ class DrifterState:
                     if check_flag and ab.has_flag(self, d, "cant_take_kicker"):
                         continue
                     if d.revealed:
-                        used = sum(c.defn.value for c in d.kickers)
+                        used = kicker_value(d)
                         rooms.append((d.uid, ab.kicker_limit(self, d) - used))
                     else:
                         rooms.append((d.uid, None))
@@ -883,6 +892,11 @@ class DrifterState:
         ):
             # the same step goes on and no card moved (only chips, or a card left a hand, or
             # a choice was passed): every stat and effect worked out before still stands
+            self.stat_cache, self.fx_cache = stat_cache, fx_cache
+        elif stat_cache is not None and fx_cache is not None:
+            # emptied in place: nothing but the state holds its caches (clone makes its own)
+            stat_cache.clear()
+            fx_cache.clear()
             self.stat_cache, self.fx_cache = stat_cache, fx_cache
         else:
             self.stat_cache, self.fx_cache = {}, {}
@@ -1027,7 +1041,7 @@ class DrifterState:
     def _do_play_dude(self, a: Action) -> None:
         p = self.actor
         card = self.cards[a.card]
-        self.hand[p].remove(card)
+        drop(self.hand[p], card)
         self.stake[p] -= a.chips
         self._use_action()
         self._enter_saloon(p, card, a.revealed, a.chips)
@@ -1035,7 +1049,7 @@ class DrifterState:
     def _do_play_gear(self, a: Action) -> None:
         p = self.actor
         card, dude = self.cards[a.card], self.cards[a.dude]
-        self.hand[p].remove(card)
+        drop(self.hand[p], card)
         self.stake[p] -= a.chips
         self._use_action()
         self._attach_gear(p, card, dude, a.revealed, a.chips, a.target)
@@ -1059,7 +1073,7 @@ class DrifterState:
     def _do_discard(self, a: Action) -> None:
         p = self.actor
         card = self.cards[a.card]
-        self.hand[p].remove(card)
+        drop(self.hand[p], card)
         self.dead[p].append(card)
         if self.log is not None:
             self.note(ev.Discard(p, card))
@@ -1263,6 +1277,14 @@ class DrifterState:
         """Players still in the shootout, clockwise from the challenger."""
         return [q for q in self.seats_from(self.challenger) if self.in_shootout(q)]
 
+    def players_left(self) -> int:
+        """How many players are still in the shootout (`len(shootout_players())`)."""
+        left = 0
+        for q in range(self.n):
+            if self.in_shootout(q):
+                left += 1
+        return left
+
     def shootout_dudes(self) -> list[Card]:
         if not self.shooting:
             return []
@@ -1293,7 +1315,7 @@ class DrifterState:
         """The dude's contested stat now (quick-start: its highest stat)."""
         st = self.stats(dude)
         if self.contested is None:
-            return max(st)
+            return max(max(st[0], st[1]), st[2])  # (compiled: no generic max() call)
         return st[STAT_INDEX[self.contested]]
 
     def lead_bettor(self) -> int:
@@ -1414,4 +1436,7 @@ def _remap(piles: list[list[Card]], cmap: dict[int, Card]) -> list[list[Card]]:
 
 def _with_gear(dude: Card) -> int:
     """The chips on a dude and its gear."""
-    return dude.chips + sum(g.chips for g in dude.gear)
+    total = dude.chips
+    for g in dude.gear:
+        total += g.chips
+    return total

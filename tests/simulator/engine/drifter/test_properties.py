@@ -63,6 +63,7 @@ def test_random_games_keep_every_invariant_and_end(spec):
         assert g.total_chips() == total  # stakes + pot + chips on cards + carried pot
         assert min(g.stake) >= 0
         g.zone_of_every_card()  # every card and kicker chip in exactly one zone
+        assert g.players_left() == len(g.shootout_players())  # the count without the list
         steps += 1
         assert steps < 20_000
     final = g.final()
