@@ -14,7 +14,12 @@ Prints, all from this one run (only ratios travel between machines):
   challenges nobody accepted is not in that figure. Challenges/s counts every challenge,
   refused ones included, over all the time;
 - the ratios shootouts/s : PokerKit hands/s and shootouts/s : OpenSpiel hands/s (random bots:
-  the like-for-like figures; issue #27's goal is 1.5x OpenSpiel compiled);
+  the like-for-like figures; issue #27's goal is 1.5x OpenSpiel compiled), each side its best;
+- the random-bot ratio to OpenSpiel again, paired: OpenSpiel's hands and one pass over the
+  saved challenges by turns, 15 times (7 with `--quick`), each ratio from a pair measured back
+  to back, and their median and quartiles: on a machine whose speed drifts within a run, the
+  best of each side can come from different moments, and the paired median is the figure
+  to read there;
 - full games/s and decisions/s for random and heuristic bots (record=False, as batches run),
   and the turn-cap hits among them;
 - `--length N`: N heuristic-vs-heuristic games on the starter decks and N on random legal
@@ -34,6 +39,7 @@ import argparse
 import gc
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -106,46 +112,66 @@ def shootouts_per_second(kind: type, count: int, repeats: int = 3) -> tuple[floa
     saved = saved_challenges(count, kind)
     best_sps = best_cps = 0.0
     share = 0.0
-    clock = time.perf_counter
     for _ in range(repeats):
-        # One pair of bots per game, as a batch makes them (simulator/games/runner.py): a game's
-        # challenges are played by the same bots, whose seeded generators carry on from one to
-        # the next. (Fresh bots per challenge would bill every shootout for seeding and first
-        # filling two Mersenne Twister states, which a batch pays once per game.)
-        bots_of: dict[int, list] = {}
-        for _, _, seed in saved:
-            if seed not in bots_of:
-                bots_of[seed] = [kind(seed), kind(seed + 7)]
-        positions: list = [
-            (base.clone(), challenge, bots_of[seed]) for base, challenge, seed in saved
-        ]
-        del bots_of
-        # A batch holds one game at a time: the thousands of saved positions are kept out of
-        # the cyclic collector's scans, and each is let go once played (off the clock), so that
-        # neither the collector nor fresh memory pages bill the engine for the harness's heap.
-        gc.collect()
-        gc.freeze()
-        shootouts = 0
-        shootout_time = total = 0.0
-        for i in range(len(positions)):
-            state, challenge, bots = positions[i]
-            before = state.shootouts_contested
-            start = clock()
-            state.apply(challenge)
-            while state.shooting and not state.is_over:
-                p = state.actor
-                state.apply(bots[p].choose(state.view(p), state.legal_actions()))
-            took = clock() - start
-            total += took
-            if state.shootouts_contested > before:
-                shootouts += 1
-                shootout_time += took
-            positions[i] = state = None
-        gc.unfreeze()
+        shootouts, shootout_time, total = play_saved(saved, kind)
         best_sps = max(best_sps, shootouts / shootout_time if shootouts else 0.0)
         best_cps = max(best_cps, count / total)
         share = shootouts / count
     return best_sps, best_cps, share
+
+
+def play_saved(saved: list, kind: type) -> tuple[int, float, float]:
+    """One pass over the saved challenges: (shootouts, seconds they took, seconds in all)."""
+    clock = time.perf_counter
+    # One pair of bots per game, as a batch makes them (simulator/games/runner.py): a game's
+    # challenges are played by the same bots, whose seeded generators carry on from one to
+    # the next. (Fresh bots per challenge would bill every shootout for seeding and first
+    # filling two Mersenne Twister states, which a batch pays once per game.)
+    bots_of: dict[int, list] = {}
+    for _, _, seed in saved:
+        if seed not in bots_of:
+            bots_of[seed] = [kind(seed), kind(seed + 7)]
+    positions: list = [(base.clone(), challenge, bots_of[seed]) for base, challenge, seed in saved]
+    del bots_of
+    # A batch holds one game at a time: the thousands of saved positions are kept out of the
+    # cyclic collector's scans, and each is let go once played (off the clock), so that neither
+    # the collector nor fresh memory pages bill the engine for the harness's heap.
+    gc.collect()
+    gc.freeze()
+    shootouts = 0
+    shootout_time = total = 0.0
+    for i in range(len(positions)):
+        state, challenge, bots = positions[i]
+        before = state.shootouts_contested
+        start = clock()
+        state.apply(challenge)
+        while state.shooting and not state.is_over:
+            p = state.actor
+            state.apply(bots[p].choose(state.view(p), state.legal_actions()))
+        took = clock() - start
+        total += took
+        if state.shootouts_contested > before:
+            shootouts += 1
+            shootout_time += took
+        positions[i] = state = None
+    gc.unfreeze()
+    return shootouts, shootout_time, total
+
+
+def paired_ratios(peer, saved: list, rounds: int, passes: int) -> list[float]:
+    """Random-bot shootouts/s over the peer's hands/s, each ratio from one peer measurement
+    and `passes` passes over the saved challenges taken straight after it, `rounds` times: on
+    a machine whose speed drifts within a run, the two sides of each ratio share the moment."""
+    ratios = []
+    for _ in range(rounds):
+        hps = peer()
+        shootouts, seconds = 0, 0.0
+        for _ in range(passes):
+            played, took, _ = play_saved(saved, RandomBot)
+            shootouts += played
+            seconds += took
+        ratios.append(shootouts / seconds / hps)
+    return ratios
 
 
 def random_deck(rng: random.Random, catalogue) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -274,6 +300,23 @@ def main() -> None:
             f"OpenSpiel heads-up limit hold'em (universal_poker from Python, random play):"
             f" {spiel_hps:,.0f} hands/s (best of {len(spiel)}, before and after;"
             f" worst {min(spiel):,.0f})"
+        )
+        assert openspiel_hands_per_second is not None
+        # each side about a tenth of a second a round on the machines of docs/performance.md
+        hands, challenges, passes = (4000, 1000, 2) if args.quick else (8000, 2000, 2)
+        rounds = 7 if args.quick else 15
+        ratios = paired_ratios(
+            lambda: openspiel_hands_per_second(hands)[0],
+            saved_challenges(challenges, RandomBot),
+            rounds,
+            passes,
+        )
+        q1, _, q3 = statistics.quantiles(ratios, n=4)
+        print(
+            f"random-bot shootouts/s over OpenSpiel hands/s, paired ({rounds} alternations of"
+            f" {hands:,} hands and {passes} x {challenges:,} challenges): median"
+            f" {statistics.median(ratios):.2f}x (quartiles {q1:.2f}x to {q3:.2f}x, range"
+            f" {min(ratios):.2f}x to {max(ratios):.2f}x)" + (" (goal >= 1.5x)" if compiled else "")
         )
     for name, kind, (sps, cps, share), (gps, dps, caps, turns) in rows:
         print(f"Drifter, {name} bots:")
