@@ -237,3 +237,130 @@ CALL: Final = Action(Kind.CALL)
 FOLD: Final = Action(Kind.FOLD)
 PASS_REVEAL: Final = Action(Kind.PASS_REVEAL)
 PASS_FORTUNE: Final = Action(Kind.PASS_FORTUNE)
+
+
+# Actions are immutable values and depend only on their fields, so the menus' per-card and
+# per-amount actions are made once per process and reused by every game (a card's instance id
+# or an amount is all they hold): building one costs more than looking it up.
+class ActionTable:
+    """The actions of one kind, each made once, indexed by the card id or amount it holds (a
+    list: cheaper to read than a dict, no boxed key, no hashing). Keys past its end (a game
+    with a huge stake) get a new action each time."""
+
+    SIZE: Final = 2048
+
+    def __init__(self, kind: str, field: str) -> None:
+        self.kind = kind
+        self.field = field  # "card", "dude" or "amount"
+        self.made: list[Action | None] = [None] * self.SIZE
+
+    def of(self, key: int) -> Action:
+        inside = 0 <= key < self.SIZE
+        if inside:
+            a = self.made[key]
+            if a is not None:
+                return a
+        if self.field == "amount":
+            a = Action(self.kind, amount=key)
+        elif self.field == "card":
+            a = Action(self.kind, card=key)
+        else:
+            a = Action(self.kind, dude=key)
+        if inside:
+            self.made[key] = a
+        return a
+
+
+# The turn menu's per-card actions, made once per process too: a kicker chip onto a dude, a gear
+# card onto a dude. A row per chip or gear card id, made when first needed, indexed by the
+# dude's id (twice as long for gear: face up or concealed); lists, for the reasons above. Ids
+# past the bounds, and gear that asks for a copy target, get a new action each time.
+_ROWS: Final = 2048
+_DUDES: Final = 1024
+
+
+class _PairTable:
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.rows: list[list[Action | None] | None] = [None] * _ROWS
+
+    def row(self, i: int) -> list[Action | None]:
+        r = self.rows[i]
+        if r is None:
+            r = self.rows[i] = [None] * self.width
+        return r
+
+
+_KICKER_PLAYS: Final = _PairTable(_DUDES)
+_GEAR_PLAYS: Final = _PairTable(2 * _DUDES)
+
+
+def play_kicker(chip: int, dude: int) -> Action:
+    """`Action(PLAY_KICKER, card=chip, dude=dude)`, made once per process."""
+    if not (0 <= chip < _ROWS and 0 <= dude < _DUDES):
+        return Action(Kind.PLAY_KICKER, chip, dude)
+    row = _KICKER_PLAYS.row(chip)
+    a = row[dude]
+    if a is None:
+        a = row[dude] = Action(Kind.PLAY_KICKER, chip, dude)
+    return a
+
+
+def play_gear(card: int, dude: int, revealed: bool, chips: int, target: int) -> Action:
+    """`Action(PLAY_GEAR, card, dude, revealed, chips, target=target)`, made once per process
+    (the chips are checked: the same id is another card, of another cost, in another game)."""
+    if target != -1 or not (0 <= card < _ROWS and 0 <= dude < _DUDES):
+        return Action(Kind.PLAY_GEAR, card, dude, revealed, chips, 0, "", target, -1)
+    row = _GEAR_PLAYS.row(card)
+    i = 2 * dude + (1 if revealed else 0)
+    a = row[i]
+    if a is None or a.chips != chips:
+        a = row[i] = Action(Kind.PLAY_GEAR, card, dude, revealed, chips, 0, "", -1, -1)
+    return a
+
+
+# A dude card's three plays (face up, concealed, concealed with a bluff) and a dude's
+# challenges (one per stat, or the quick-start's one), by id, made once per process (a dude's
+# plays are checked against its cost: the same id is another card in another game).
+_DUDE_PLAYS: Final[list[tuple[Action, Action, Action] | None]] = [None] * _ROWS
+_CHALLENGES: Final[list[tuple[Action, ...] | None]] = [None] * _ROWS
+_QUICK_CHALLENGES: Final[list[tuple[Action, ...] | None]] = [None] * _ROWS
+
+
+def dude_plays(card: int, cost: int, bluff: int) -> tuple[Action, Action, Action]:
+    """A dude card played face up ($1 less), concealed, and concealed with `bluff` more."""
+    inside = 0 <= card < _ROWS
+    if inside:
+        made = _DUDE_PLAYS[card]
+        if made is not None and made[1].chips == cost and made[2].chips == cost + bluff:
+            return made
+    face_up = cost - 1 if cost > 0 else 0
+    made = (
+        Action(Kind.PLAY_DUDE, card=card, revealed=True, chips=face_up),
+        Action(Kind.PLAY_DUDE, card=card, chips=cost),
+        Action(Kind.PLAY_DUDE, card=card, chips=cost + bluff),
+    )
+    if inside:
+        _DUDE_PLAYS[card] = made
+    return made
+
+
+def challenges(dude: int, stats: tuple[str, ...], quick: bool) -> tuple[Action, ...]:
+    """A challenge with the dude naming each of `stats` (quick-start: one naming none); the
+    table is by dude id alone, so every caller passes the same `stats` (the game's three)."""
+    table = _QUICK_CHALLENGES if quick else _CHALLENGES
+    inside = 0 <= dude < _ROWS
+    if inside:
+        made = table[dude]
+        if made is not None:
+            return made
+    if quick:
+        made = (Action(Kind.CHALLENGE, dude=dude),)
+    else:
+        made = tuple([Action(Kind.CHALLENGE, dude=dude, stat=st) for st in stats])
+    if inside:
+        table[dude] = made
+    return made
+
+
+DISCARDS: Final = ActionTable(Kind.DISCARD, "card")

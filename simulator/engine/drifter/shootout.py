@@ -34,6 +34,7 @@ from simulator.engine.drifter.actions import (
     PASS_SHOTGUN,
     REFUSE,
     Action,
+    ActionTable,
     Kind,
 )
 from simulator.engine.drifter.cards import STATS
@@ -53,45 +54,13 @@ _CHOICES: Final[dict[int, tuple[object, tuple[str | None, bool, bool]]]] = {}
 _NO_CARDS: Final[list[Card]] = []  # read only: stands for an empty list of cards
 
 
-# Actions are immutable values and depend only on their fields, so the menus' per-card and
-# per-amount actions are made once per process and reused by every game (a card's instance id
-# or an amount is all they hold): building one costs more than looking it up.
-class _ActionTable:
-    """The actions of one kind, each made once, indexed by the card id or amount it holds (a
-    list: cheaper to read than a dict, no boxed key, no hashing). Keys past its end (a game
-    with a huge stake) get a new action each time."""
-
-    SIZE: Final = 2048
-
-    def __init__(self, kind: str, field: str) -> None:
-        self.kind = kind
-        self.field = field  # "card", "dude" or "amount"
-        self.made: list[Action | None] = [None] * self.SIZE
-
-    def of(self, key: int) -> Action:
-        inside = 0 <= key < self.SIZE
-        if inside:
-            a = self.made[key]
-            if a is not None:
-                return a
-        if self.field == "amount":
-            a = Action(self.kind, amount=key)
-        elif self.field == "card":
-            a = Action(self.kind, card=key)
-        else:
-            a = Action(self.kind, dude=key)
-        if inside:
-            self.made[key] = a
-        return a
-
-
-_ACCEPT: Final = _ActionTable(Kind.ACCEPT, "dude")
-_REVEAL_GEAR: Final = _ActionTable(Kind.REVEAL_GEAR, "card")
-_REINVEST: Final = _ActionTable(Kind.REINVEST, "dude")
-_BURY: Final = _ActionTable(Kind.BURY, "dude")
-_BET: Final = _ActionTable(Kind.BET, "amount")
-_RAISE: Final = _ActionTable(Kind.RAISE, "amount")
-_PLAY_FORTUNE: Final = _ActionTable(Kind.PLAY_FORTUNE, "card")  # those that ask no choice
+_ACCEPT: Final = ActionTable(Kind.ACCEPT, "dude")
+_REVEAL_GEAR: Final = ActionTable(Kind.REVEAL_GEAR, "card")
+_REINVEST: Final = ActionTable(Kind.REINVEST, "dude")
+_BURY: Final = ActionTable(Kind.BURY, "dude")
+_BET: Final = ActionTable(Kind.BET, "amount")
+_RAISE: Final = ActionTable(Kind.RAISE, "amount")
+_PLAY_FORTUNE: Final = ActionTable(Kind.PLAY_FORTUNE, "card")  # those that ask no choice
 
 
 # an entry of final()'s shootout log as kept (DrifterState.final makes the JSON of it): the
@@ -339,7 +308,7 @@ def amount_range(s: DrifterState, kind: str) -> tuple[int, int]:
     return 1, s.stake[p] - owe
 
 
-def _add_sizes(s: DrifterState, menu: list[Action], table: _ActionTable, top: int) -> None:
+def _add_sizes(s: DrifterState, menu: list[Action], table: ActionTable, top: int) -> None:
     """Bets (or raises) of 1, 2 and 5 antes and `top` (all in), in order, each once, from
     $1 up to `top`."""
     ante = s.ante  # at least 1 (Rules checks it)

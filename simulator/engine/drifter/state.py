@@ -17,7 +17,18 @@ from simulator.engine.core.record import GameRecord
 from simulator.engine.drifter import abilities as ab
 from simulator.engine.drifter import events as ev
 from simulator.engine.drifter import shootout as sh
-from simulator.engine.drifter.actions import END_ACTIONS, END_TURN, Action, Kind, malformed
+from simulator.engine.drifter.actions import (
+    DISCARDS,
+    END_ACTIONS,
+    END_TURN,
+    Action,
+    Kind,
+    challenges,
+    dude_plays,
+    malformed,
+    play_gear,
+    play_kicker,
+)
 from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue
 from simulator.engine.drifter.pieces import Card, Kicker, Seat, drop, holds, kicker_value
 from simulator.engine.drifter.variants import (
@@ -741,7 +752,7 @@ class DrifterState:
         if phase == "turn":
             return self._turn_menu()
         if phase == "discard":
-            menu = [Action(Kind.DISCARD, card=c.uid) for c in self.hand[self.actor]]
+            menu = [DISCARDS.of(c.uid) for c in self.hand[self.actor]]
             if len(self.hand[self.actor]) <= self.hand_size:
                 menu.append(END_TURN)
             return menu
@@ -794,11 +805,9 @@ class DrifterState:
                     du = d.uid
                     for tg in targets:
                         if up:
-                            menu.append(
-                                Action(Kind.PLAY_GEAR, uid, du, True, face_up, 0, "", tg, -1)
-                            )
+                            menu.append(play_gear(uid, du, True, face_up, tg))
                         if down:
-                            menu.append(Action(Kind.PLAY_GEAR, uid, du, False, cost, 0, "", tg, -1))
+                            menu.append(play_gear(uid, du, False, cost, tg))
             for d in mine:
                 if not d.revealed or not d.defn.abilities:
                     continue
@@ -826,9 +835,7 @@ class DrifterState:
                     value = k.defn.value
                     for du, room in rooms:
                         if room is None or value <= room:
-                            menu.append(
-                                Action(Kind.PLAY_KICKER, k.uid, du, False, 0, 0, "", -1, -1)
-                            )
+                            menu.append(play_kicker(k.uid, du))
             if self._may_challenge(p):
                 for d in mine:
                     menu.extend(d.challenges or self._challenges(d))
@@ -837,24 +844,12 @@ class DrifterState:
 
     def _dude_plays(self, card: Card) -> tuple[Action, Action, Action]:
         """A dude card played face up, concealed, concealed with a bluff (made once)."""
-        cost = card.printed.cost
-        face_up = cost - 1 if cost > 0 else 0
-        uid = card.uid
-        card.plays = (
-            Action(Kind.PLAY_DUDE, card=uid, revealed=True, chips=face_up),
-            Action(Kind.PLAY_DUDE, card=uid, chips=cost),
-            Action(Kind.PLAY_DUDE, card=uid, chips=cost + BLUFF),
-        )
+        card.plays = dude_plays(card.uid, card.printed.cost, BLUFF)
         return card.plays
 
     def _challenges(self, dude: Card) -> tuple[Action, ...]:
         """A challenge with the dude, one per stat (quick-start: none named; made once)."""
-        if self.quick_start:
-            dude.challenges = (Action(Kind.CHALLENGE, dude=dude.uid),)
-        else:
-            dude.challenges = tuple(
-                [Action(Kind.CHALLENGE, dude=dude.uid, stat=st) for st in _STATS]
-            )
+        dude.challenges = challenges(dude.uid, _STATS, self.quick_start)
         return dude.challenges
 
     def _may_challenge(self, p: int) -> bool:
