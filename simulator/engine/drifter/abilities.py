@@ -265,6 +265,12 @@ def stat_index(s: DrifterState, e: Effect) -> int:
     return i
 
 
+def top_stat(st: list[int]) -> int:
+    """A dude's best stat, max(st) for [smarts, skill, luck], spelled out: compiled, max(a, b)
+    is a plain comparison, while max(some_list) is a call into the interpreter."""
+    return max(max(st[0], st[1]), st[2])
+
+
 def dude_stats(s: DrifterState, dude: Card) -> list[int]:
     """[smarts, skill, luck] now, with every modifier; a concealed dude starts from nothing.
 

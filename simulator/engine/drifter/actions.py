@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from simulator.engine.core.errors import IllegalAction
+from simulator.engine.drifter.cards import STATS
 
 
 class Kind:
@@ -345,9 +346,8 @@ def dude_plays(card: int, cost: int, bluff: int) -> tuple[Action, Action, Action
     return made
 
 
-def challenges(dude: int, stats: tuple[str, ...], quick: bool) -> tuple[Action, ...]:
-    """A challenge with the dude naming each of `stats` (quick-start: one naming none); the
-    table is by dude id alone, so every caller passes the same `stats` (the game's three)."""
+def challenges(dude: int, quick: bool) -> tuple[Action, ...]:
+    """A challenge with the dude naming each stat (quick-start: one naming none)."""
     table = _QUICK_CHALLENGES if quick else _CHALLENGES
     inside = 0 <= dude < _ROWS
     if inside:
@@ -357,7 +357,7 @@ def challenges(dude: int, stats: tuple[str, ...], quick: bool) -> tuple[Action, 
     if quick:
         made = (Action(Kind.CHALLENGE, dude=dude),)
     else:
-        made = tuple([Action(Kind.CHALLENGE, dude=dude, stat=st) for st in stats])
+        made = tuple([Action(Kind.CHALLENGE, dude=dude, stat=st) for st in STATS])
     if inside:
         table[dude] = made
     return made

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 from simulator.engine.core.bots import RandomBot
 from simulator.engine.core.chance import RecordedChance
 from simulator.engine.core.ismcts import ISMCTSBot, SearchGame
+from simulator.engine.drifter.abilities import top_stat
 from simulator.engine.drifter.actions import Action, Kind
 from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue, KickerChipDef
 from simulator.engine.drifter.variants import RULINGS
@@ -184,11 +185,6 @@ class DecisionCache:
 
 # max/min of a few numbers spelled out: compiled, max(a, b) is a plain comparison, while
 # max(some_list) or max(..., key=...) is a call into the interpreter.
-def _top(st: list[int]) -> int:
-    """A dude's best stat: max(st), for [smarts, skill, luck]."""
-    return max(max(st[0], st[1]), st[2])
-
-
 def _top_printed(d: CardDef) -> int:
     """The best printed stat: max(d.stats)."""
     return max(max(d.smarts, d.skill), d.luck)
@@ -343,7 +339,7 @@ class HeuristicBot:
 
     def _mine(self, view: View, dude: Card, stat: int | None) -> float:
         st = view.true_stats(dude)
-        return _top(st) if stat is None else st[stat]
+        return top_stat(st) if stat is None else st[stat]
 
     def _p_shootout(self, view: View, dude: Card, stat: int | None) -> float:
         """My chance to win the current shootout against every opposing dude still in it."""
@@ -384,7 +380,7 @@ class HeuristicBot:
         if st is None:
             st = cache.mine[a.dude] = view.true_stats(mine_card)
         i = STAT_INDEX[a.stat] if a.stat else None
-        mine = _top(st) if i is None else st[i]
+        mine = top_stat(st) if i is None else st[i]
         low = cache.low
         k = 3 if i is None else i
         best = cache.best[k]
@@ -725,7 +721,10 @@ class HeuristicBot:
             assert dude is not None  # gear in play is on a dude
             before = view.true_stats(dude, with_gear=False)
             after = view.stats_if_revealed(dude, g)
-            delta = (_top(after) - _top(before)) if stat is None else after[stat] - before[stat]
+            if stat is None:
+                delta = top_stat(after) - top_stat(before)
+            else:
+                delta = after[stat] - before[stat]
             if low:
                 delta = -delta
             if delta > gain:
@@ -877,9 +876,7 @@ def determinize(view: View, rng: random.Random) -> DrifterState:
     for q in opponents:
         for chip in sim.chips[q]:
             chip.defn = rng.choice(by_value[chip.defn.value])
-    # caches that read what the cards are: the menu, the stats, the actions made per card
-    for card in sim.cards:
-        card.plays = card.challenges = None
+    # caches that read what the cards are: the menu, the stats
     sim._menu = None
     sim.stat_cache, sim.fx_cache = {}, {}
     return sim

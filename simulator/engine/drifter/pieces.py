@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from simulator.engine.core.errors import RulesError
-from simulator.engine.drifter.actions import Action
 from simulator.engine.drifter.cards import CardDef, Effect, KickerChipDef
 
 
@@ -46,7 +45,6 @@ class Card:
     takes the copied card's definition, keeping its own cost)."""
 
     __slots__ = (
-        "challenges",
         "chips",
         "defn",
         "gear",
@@ -55,7 +53,6 @@ class Card:
         "kickers",
         "marks",
         "owner",
-        "plays",
         "printed",
         "return_to_hand",
         "revealed",
@@ -75,10 +72,6 @@ class Card:
         self.host: Card | None = None
         self.in_street = False
         self.return_to_hand = False
-        # a dude card's actions in the turn menu, made the first time they are offered (they
-        # depend only on its uid and printed cost; see DrifterState._dude_plays, _challenges)
-        self.plays: tuple[Action, Action, Action] | None = None
-        self.challenges: tuple[Action, ...] | None = None
 
     def reset(self) -> None:
         """Back to a plain card (it left play)."""

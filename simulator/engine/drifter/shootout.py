@@ -54,6 +54,11 @@ _CHOICES: Final[dict[int, tuple[object, tuple[str | None, bool, bool]]]] = {}
 _NO_CARDS: Final[list[Card]] = []  # read only: stands for an empty list of cards
 
 
+def _copy(cards: list[Card]) -> list[Card]:
+    """`list(cards)` to walk while `cards` changes, with no new list when it is empty."""
+    return list(cards) if cards else _NO_CARDS
+
+
 _ACCEPT: Final = ActionTable(Kind.ACCEPT, "dude")
 _REVEAL_GEAR: Final = ActionTable(Kind.REVEAL_GEAR, "card")
 _REINVEST: Final = ActionTable(Kind.REINVEST, "dude")
@@ -394,7 +399,7 @@ def _do_fold(s: DrifterState, a: Action) -> None:
     s.folded[p] = True
     s.pot += dude.chips
     dude.chips = 0
-    for g in list(dude.gear) if dude.gear else _NO_CARDS:
+    for g in _copy(dude.gear):
         if g.revealed:
             drop(dude.gear, g)
             s.pot += g.chips
@@ -515,18 +520,16 @@ def _fortune_menu(s: DrifterState) -> list[Action]:
             menu.extend(_choice_actions(s, Kind.PLAY_FORTUNE, card, card.printed, -1, opp))
     mine = s.sdude[p]
     assert mine is not None
-    if mine.defn.as_fortune:
-        _as_fortune_actions(s, p, mine, menu)
+    _as_fortune_actions(s, p, mine, menu)
     for g in mine.gear:
-        if g.defn.as_fortune:
-            _as_fortune_actions(s, p, g, menu)
+        _as_fortune_actions(s, p, g, menu)
     menu.append(PASS_FORTUNE)
     return menu
 
 
 def _as_fortune_actions(s: DrifterState, p: int, card: Card, menu: list[Action]) -> None:
     """The actions of `card`'s abilities used as a fortune card (if revealed and not spent)."""
-    if not card.revealed:
+    if not card.defn.as_fortune or not card.revealed:
         return
     abilities = card.defn.abilities
     for i in card.defn.as_fortune:
@@ -596,11 +599,7 @@ def _do_pass_fortune(s: DrifterState, a: Action) -> None:
 
 def _fortune_done(s: DrifterState, passed: bool) -> None:
     s.fpasses = s.fpasses + 1 if passed else 0
-    live = 0
-    for q in s.forder:
-        if s.in_shootout(q):
-            live += 1
-    if s.fpasses >= live:
+    if s.fpasses >= s.players_left():  # everyone still in (nobody joins) passed in a row
         _showdown(s)
         return
     for _ in range(len(s.forder)):
@@ -634,7 +633,7 @@ def _showdown(s: DrifterState) -> None:
         d = s.sdude[q]
         assert d is not None
         # the dude, its gear, then q's fortune cards (each list taken as it stands now)
-        gear = list(d.gear) if d.gear else _NO_CARDS
+        gear = _copy(d.gear)
         fortunes = [f for f in s.fortunes if f.owner == q] if s.fortunes else _NO_CARDS
         ab.trigger(s, d, "showdown", d)
         for card in gear:
@@ -707,7 +706,7 @@ def _winners(s: DrifterState, players: list[int], values: dict[int, int]) -> lis
 
 
 def _after_showdown(s: DrifterState, winners: list[int]) -> None:
-    for f in list(s.fortunes) if s.fortunes else _NO_CARDS:
+    for f in _copy(s.fortunes):
         returns = f.return_to_hand or any(
             e.kind == "return_to_hand" and a.timing == "static"
             for a in f.defn.abilities
@@ -728,7 +727,7 @@ def _after_showdown(s: DrifterState, winners: list[int]) -> None:
             continue
         if q in winners:
             ab.trigger(s, d, "on_win", d)
-            for g in list(d.gear) if d.gear else _NO_CARDS:
+            for g in _copy(d.gear):
                 if g.revealed:
                     drop(d.gear, g)
                     s.bury(g)

@@ -53,7 +53,6 @@ _LEGACY_DEFAULT_ONCE: Final[dict[str, str]] = {"as_gear": "turn", "as_fortune": 
 BLUFF: Final = 3  # the extra chips the action menu offers on a concealed card
 # (typed as variable-length tuples: the compiled build keeps each as one object it iterates)
 _NO_TARGET: Final[tuple[int, ...]] = (-1,)
-_STATS: Final[tuple[str, ...]] = STATS
 
 
 class DrifterState:
@@ -782,7 +781,7 @@ class DrifterState:
                 face_up = cost - 1 if cost > 0 else 0
                 uid = card.uid
                 if t == "dude":
-                    plays = card.plays or self._dude_plays(card)
+                    plays = dude_plays(uid, cost, BLUFF)
                     if not qs and stake >= face_up:
                         menu.append(plays[0])
                     if stake >= cost:
@@ -838,19 +837,9 @@ class DrifterState:
                             menu.append(play_kicker(k.uid, du))
             if self._may_challenge(p):
                 for d in mine:
-                    menu.extend(d.challenges or self._challenges(d))
+                    menu.extend(challenges(d.uid, self.quick_start))
         menu.append(END_ACTIONS)
         return menu
-
-    def _dude_plays(self, card: Card) -> tuple[Action, Action, Action]:
-        """A dude card played face up, concealed, concealed with a bluff (made once)."""
-        card.plays = dude_plays(card.uid, card.printed.cost, BLUFF)
-        return card.plays
-
-    def _challenges(self, dude: Card) -> tuple[Action, ...]:
-        """A challenge with the dude, one per stat (quick-start: none named; made once)."""
-        dude.challenges = challenges(dude.uid, _STATS, self.quick_start)
-        return dude.challenges
 
     def _may_challenge(self, p: int) -> bool:
         if self.challenged or self.cold_hands:
@@ -1209,7 +1198,6 @@ class DrifterState:
             x.revealed, x.chips, x.gear, x.kickers = c.revealed, c.chips, c.gear, c.kickers
             x.marks, x.host, x.in_street = c.marks, c.host, c.in_street
             x.return_to_hand = c.return_to_hand
-            x.plays, x.challenges = c.plays, c.challenges
             cmap[c.uid] = x
         kmap: dict[int, Kicker] = {}
         for k in self.kickers:
@@ -1310,7 +1298,7 @@ class DrifterState:
         """The dude's contested stat now (quick-start: its highest stat)."""
         st = self.stats(dude)
         if self.contested is None:
-            return max(max(st[0], st[1]), st[2])  # (compiled: no generic max() call)
+            return ab.top_stat(st)
         return st[STAT_INDEX[self.contested]]
 
     def lead_bettor(self) -> int:

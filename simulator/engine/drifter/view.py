@@ -186,7 +186,7 @@ class View:
         st = self.true_stats(dude) if mine_true else self.showing(dude)
         contested = self._s.contested
         if contested is None:
-            return max(st)
+            return ab.top_stat(st)
         return st[STAT_INDEX[contested]]
 
     def card(self, uid: int) -> Card:

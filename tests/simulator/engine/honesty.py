@@ -189,9 +189,7 @@ def redeal_drifter(state: Any, p: int, rng: random.Random) -> Any:
                 ]
                 if swaps:
                     _swap_identity(card, rng.choice(swaps))
-    # caches that read what the cards are: the menu, the stats, the actions made per card
-    for card in sim.cards:
-        card.plays = card.challenges = None
+    # caches that read what the cards are: the menu, the stats
     sim._menu = None
     sim.stat_cache, sim.fx_cache = {}, {}
     return sim

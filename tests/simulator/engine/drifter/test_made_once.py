@@ -50,8 +50,6 @@ def test_a_dude_cards_plays_follow_its_cost():
 
 
 def test_challenges_name_each_stat_and_quick_start_none():
-    assert challenges(9, STATS, False) == tuple(
-        Action(Kind.CHALLENGE, dude=9, stat=st) for st in STATS
-    )
-    assert challenges(9, STATS, True) == (Action(Kind.CHALLENGE, dude=9),)
-    assert challenges(9, STATS, False) is challenges(9, STATS, False)
+    assert challenges(9, False) == tuple(Action(Kind.CHALLENGE, dude=9, stat=st) for st in STATS)
+    assert challenges(9, True) == (Action(Kind.CHALLENGE, dude=9),)
+    assert challenges(9, False) is challenges(9, False)
