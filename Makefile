@@ -32,7 +32,9 @@ $(STAMP): pyproject.toml
 
 # The engine's hot modules compiled with mypyc into build/engine (simulator/engine/compiled.py);
 # used only while they match the source, and skipped, saying so, where nothing can compile.
-ENGINE_SRC := $(wildcard simulator/engine/drifter/*.py) simulator/engine/core/bots.py simulator/engine/compiled.py
+# (every module compiled.MODULES names, and compiled.py itself)
+ENGINE_SRC := $(wildcard simulator/engine/drifter/*.py) simulator/engine/core/bots.py \
+	simulator/engine/core/draws.py simulator/engine/compiled.py
 ENGINE_STAMP := build/engine/.built
 $(ENGINE_STAMP): $(STAMP) $(ENGINE_SRC)
 	@$(PY) -m simulator.engine.compiled build \

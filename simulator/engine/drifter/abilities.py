@@ -149,13 +149,13 @@ def _reaches(s: DrifterState, target: str | None, owner: int, src: Card | None, 
 def effects_on(s: DrifterState, dude: Card) -> list[tuple[Effect, int]]:
     """Every effect now working on `dude` with the player whose card it comes from (cached
     between actions, like stats)."""
-    cache = s.fx_cache
-    if cache is not None:
-        hit = cache.get(dude.uid)
-        if hit is None:
-            hit = cache[dude.uid] = _effects_on(s, dude)
-        return hit
-    return _effects_on(s, dude)
+    gen = s.cache_gen
+    if gen < 0:
+        return _effects_on(s, dude)
+    if dude.fx_at != gen:
+        dude.fx = _effects_on(s, dude)
+        dude.fx_at = gen
+    return dude.fx
 
 
 def _effects_on(s: DrifterState, dude: Card) -> list[tuple[Effect, int]]:
@@ -276,13 +276,13 @@ def dude_stats(s: DrifterState, dude: Card) -> list[int]:
 
     Between two actions the state stands still, so stats are cached then (bots ask often);
     while an action is being carried out the cache is off."""
-    cache = s.stat_cache
-    if cache is not None:
-        hit = cache.get(dude.uid)
-        if hit is None:
-            hit = cache[dude.uid] = _dude_stats(s, dude, effects_on(s, dude))
-        return hit
-    return _dude_stats(s, dude)
+    gen = s.cache_gen
+    if gen < 0:
+        return _dude_stats(s, dude)
+    if dude.stats_at != gen:
+        dude.stats = _dude_stats(s, dude, effects_on(s, dude))
+        dude.stats_at = gen
+    return dude.stats
 
 
 def _dude_stats(

@@ -169,17 +169,17 @@ def _priors(view: View) -> _Priors:
 
 class DecisionCache:
     """What one decision has worked out (the view does not change within it): a `Guess` by
-    dude uid, my dudes' true stats by uid, `_best_opponents` by stat index (3: the best stat),
-    and the priors, ante and lowball rule it reads."""
+    dude uid (a list indexed by uid: compiled, a dictionary lookup by int costs a hundred
+    instructions), `_best_opponents` by stat index (3: the best stat), and the priors, ante
+    and lowball rule it reads. My dudes' true stats are kept by the state (View.true_stats)."""
 
-    __slots__ = ("ante", "best", "guesses", "low", "mine", "pri")
+    __slots__ = ("ante", "best", "guesses", "low", "pri")
 
     def __init__(self, view: View) -> None:
         self.pri = _priors(view)
         self.ante = view.ante
-        self.low = view.rules.has("lowball")
-        self.guesses: dict[int, Guess] = {}
-        self.mine: dict[int, list[int]] = {}
+        self.low = view.lowball
+        self.guesses: list[Guess | None] = [None] * view.card_count()
         self.best: list[dict[int, tuple[float, float, Card]] | None] = [None, None, None, None]
 
 
@@ -258,7 +258,7 @@ def _estimate_opponent(
     if cache is None:
         g = _guess(view, dude, _priors(view))
     else:
-        hit = cache.guesses.get(dude.uid)
+        hit = cache.guesses[dude.uid]
         if hit is None:
             hit = cache.guesses[dude.uid] = _guess(view, dude, cache.pri)
         g = hit
@@ -344,7 +344,7 @@ class HeuristicBot:
     def _p_shootout(self, view: View, dude: Card, stat: int | None) -> float:
         """My chance to win the current shootout against every opposing dude still in it."""
         mine = self._mine(view, dude, stat)
-        low = view.rules.has("lowball")
+        low = view.lowball
         c = view.challenger
         p = 1.0
         for q in range(view.n):
@@ -376,9 +376,7 @@ class HeuristicBot:
         fight looks worth it to them; a refused challenge wins the ante, an accepted one is
         worth what the shootout is likely to pay."""
         mine_card = view.card(a.dude)
-        st = cache.mine.get(a.dude)
-        if st is None:
-            st = cache.mine[a.dude] = view.true_stats(mine_card)
+        st = view.true_stats(mine_card)
         i = STAT_INDEX[a.stat] if a.stat else None
         mine = top_stat(st) if i is None else st[i]
         low = cache.low
@@ -477,7 +475,7 @@ class HeuristicBot:
             and stake == _highest(stakes)
             and stakes.count(stake) == 1
             and _lowest(stakes) < ante
-            and not view.rules.has("last_man_standing")
+            and not view.last_man_standing
         ):
             return challenges[0]
         # Trading refused challenges keeps the stakes where they are: a player behind needs
@@ -711,7 +709,7 @@ class HeuristicBot:
 
     def _reveal(self, view: View, legal: list[Action]) -> Action | None:
         stat = self._stat(view)
-        low = view.rules.has("lowball")
+        low = view.lowball
         best, gain = None, 0
         for a in legal:
             if a.kind != Kind.REVEAL_GEAR:
@@ -878,7 +876,7 @@ def determinize(view: View, rng: random.Random) -> DrifterState:
             chip.defn = rng.choice(by_value[chip.defn.value])
     # caches that read what the cards are: the menu, the stats
     sim._menu = None
-    sim.stat_cache, sim.fx_cache = {}, {}
+    sim.fresh_caches()
     return sim
 
 
@@ -930,7 +928,7 @@ def _deal_concealed(
             fits = pri.fitting(kind, c.chips)
             c.printed = c.defn = fits[rng.randrange(len(fits))]
         sim._scan_abilities()  # what the cards can do at all: read from the cards dealt
-        sim.stat_cache, sim.fx_cache = {}, {}
+        sim.fresh_caches()
         if [sim.stats(d) for d in sim.all_dudes()] == showing or not concealed:
             break
 

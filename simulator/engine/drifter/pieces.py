@@ -7,7 +7,7 @@ A leaf module: the pieces know their card data and nothing of the state that mov
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from simulator.engine.core.errors import RulesError
 from simulator.engine.drifter.cards import CardDef, Effect, KickerChipDef
@@ -40,13 +40,30 @@ class Seat:
         return cls(data["name"], tuple(deck), tuple(chips), data.get("bot", "heuristic"))
 
 
+# what an empty cache slot holds (never read: its generation is 0); Final, so that the
+# compiled build reads them as constants rather than from the module's dictionary
+_NO_STATS: Final[list[int]] = []
+_NO_EFFECTS: Final[list[tuple[Effect, int]]] = []
+
+
 class Card:
     """A card in the game. `printed` is the card as printed; `defn` what it is now (a copy card
-    takes the copied card's definition, keeping its own cost)."""
+    takes the copied card's definition, keeping its own cost).
+
+    The last four pairs are the state's caches of what it worked out about this dude between
+    two actions (abilities.dude_stats, abilities.effects_on, View.true_stats): each value is
+    good while its `*_at` equals the state's `cache_gen` (DrifterState.fresh_caches). Kept on
+    the card rather than in a dictionary by uid: compiled, a slot is read in a few
+    instructions, a dictionary lookup by int in a hundred, and a new generation empties every
+    cache at once."""
 
     __slots__ = (
+        "bare",
+        "bare_at",
         "chips",
         "defn",
+        "fx",
+        "fx_at",
         "gear",
         "host",
         "in_street",
@@ -56,7 +73,11 @@ class Card:
         "printed",
         "return_to_hand",
         "revealed",
+        "stats",
+        "stats_at",
         "uid",
+        "whatif",
+        "whatif_at",
     )
 
     def __init__(self, uid: int, defn: CardDef, owner: int) -> None:
@@ -72,6 +93,15 @@ class Card:
         self.host: Card | None = None
         self.in_street = False
         self.return_to_hand = False
+        # the caches (generation 0 is never current: DrifterState's start at 1)
+        self.stats: list[int] = _NO_STATS
+        self.stats_at = 0
+        self.fx: list[tuple[Effect, int]] = _NO_EFFECTS
+        self.fx_at = 0
+        self.whatif: list[int] = _NO_STATS  # its stats with it and its gear turned up
+        self.whatif_at = 0
+        self.bare: list[int] = _NO_STATS  # with only itself turned up
+        self.bare_at = 0
 
     def reset(self) -> None:
         """Back to a plain card (it left play)."""

@@ -108,8 +108,10 @@ class DrifterState:
     held_at_ante: list[int]
     cold_turns_left: int
     _menu: list[Action] | None
-    stat_cache: dict[int, list[int]] | None
-    fx_cache: dict[int, list] | None
+    # the generation of the caches kept on the cards (pieces.Card): -1 while an action is
+    # carried out (off), else the current one; gen_top the last one handed out
+    cache_gen: int
+    gen_top: int
     has_statics: bool
     kinds_present: frozenset[str]
     chip_sensitive: bool
@@ -193,7 +195,7 @@ class DrifterState:
         self._scan_abilities()
         self._rot = [tuple((start + i) % n for i in range(n)) for start in range(n)]
         self._setup()
-        self.stat_cache, self.fx_cache = {}, {}
+        self.fresh_caches()
 
     # --- building -------------------------------------------------------------------------
 
@@ -245,8 +247,8 @@ class DrifterState:
         self.held_at_ante = [0] * n
         self.cold_turns_left = 0
         self._menu = None
-        self.stat_cache = None  # on between actions only
-        self.fx_cache = None
+        self.cache_gen = -1  # the caches are on between actions only
+        self.gen_top = 0
 
     def _new_shootout(self, n: int) -> None:
         """The shootout's lists per seat, made once (reset_shootout clears them in place), and
@@ -863,9 +865,9 @@ class DrifterState:
             self.events.append(["act", self.actor, action.to_json()])
         self._menu = None
         kind = action.kind
-        stat_cache, fx_cache = self.stat_cache, self.fx_cache
+        gen = self.cache_gen
         step = self.step
-        self.stat_cache = self.fx_cache = None
+        self.cache_gen = -1
         self._carry_out(action)
         self._menu = None
         self._advance()  # may leave the menu of the decision it stops at
@@ -876,14 +878,15 @@ class DrifterState:
         ):
             # the same step goes on and no card moved (only chips, or a card left a hand, or
             # a choice was passed): every stat and effect worked out before still stands
-            self.stat_cache, self.fx_cache = stat_cache, fx_cache
-        elif stat_cache is not None and fx_cache is not None:
-            # emptied in place: nothing but the state holds its caches (clone makes its own)
-            stat_cache.clear()
-            fx_cache.clear()
-            self.stat_cache, self.fx_cache = stat_cache, fx_cache
+            self.cache_gen = gen
         else:
-            self.stat_cache, self.fx_cache = {}, {}
+            self.fresh_caches()
+
+    def fresh_caches(self) -> None:
+        """Forget every stat and effect worked out so far (a new generation: pieces.Card),
+        and keep what is worked out from now on."""
+        self.gen_top += 1
+        self.cache_gen = self.gen_top
 
     def _carry_out(self, a: Action) -> None:
         """Carry out the action with the step of its kind (_STEPS)."""
@@ -1238,7 +1241,8 @@ class DrifterState:
         new.events = None
         new.log = None
         new._menu = self._menu  # the same position has the same menu (immutable actions)
-        new.stat_cache, new.fx_cache = {}, {}
+        new.gen_top = 0
+        new.fresh_caches()  # its cards are new: nothing is cached on them
         new.shooting, new.contested, new.challenger = self.shooting, self.contested, self.challenger
         new.rb, new.raises, new.lead = self.rb, self.raises, self.lead
         new.fidx, new.fpasses = self.fidx, self.fpasses

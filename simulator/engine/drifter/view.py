@@ -51,7 +51,17 @@ class View:
 
     @property
     def ante(self) -> int:
-        return self._s.rules.ante
+        return self._s.ante  # the rules' ante, copied into a field (Rules is plain Python)
+
+    @property
+    def lowball(self) -> bool:
+        """Lowball: the lower stat wins (the rules read into a field: Rules.has is plain
+        Python, which the compiled build calls through the interpreter)."""
+        return self._s.lowball
+
+    @property
+    def last_man_standing(self) -> bool:
+        return self._s.last_man_standing
 
     @property
     def rules(self) -> Rules:
@@ -149,12 +159,13 @@ class View:
                     break
         if not hidden:
             return ab.dude_stats(s, dude)
-        cache = s.stat_cache
-        key = -1 - dude.uid if with_gear else -1_000_000 - dude.uid  # what-ifs: own keys
-        if cache is not None:
-            hit = cache.get(key)
-            if hit is not None:
-                return hit
+        gen = s.cache_gen  # the what-ifs have their own caches on the card
+        if gen >= 0:
+            if with_gear:
+                if dude.whatif_at == gen:
+                    return dude.whatif
+            elif dude.bare_at == gen:
+                return dude.bare
         flipped = [dude] if not dude.revealed else []
         if with_gear:
             flipped += [g for g in dude.gear if not g.revealed]
@@ -165,8 +176,11 @@ class View:
         finally:
             for c in flipped:
                 c.revealed = False
-        if cache is not None:
-            cache[key] = result
+        if gen >= 0:
+            if with_gear:
+                dude.whatif, dude.whatif_at = result, gen
+            else:
+                dude.bare, dude.bare_at = result, gen
         return result
 
     def stats_if_revealed(self, dude: Card, gear: Card) -> list[int]:
@@ -191,6 +205,10 @@ class View:
 
     def card(self, uid: int) -> Card:
         return self._s.cards[uid]
+
+    def card_count(self) -> int:
+        """How many cards the game has (their uids run from 0 to this, less one)."""
+        return len(self._s.cards)
 
     def to_dict(self) -> dict[str, Any]:
         """The whole view as JSON-able data (what a client screen would receive)."""

@@ -191,7 +191,7 @@ def redeal_drifter(state: Any, p: int, rng: random.Random) -> Any:
                     _swap_identity(card, rng.choice(swaps))
     # caches that read what the cards are: the menu, the stats
     sim._menu = None
-    sim.stat_cache, sim.fx_cache = {}, {}
+    sim.fresh_caches()
     return sim
 
 

@@ -159,7 +159,7 @@ def test_a_concealed_card_has_no_abilities_except_its_concealed_ones():
     act(g, "play_gear", card=find(g, 0, "Derringer"), dude=hank.uid, chips=1)
     assert g.stats(hank) == [3, 10, 4]  # works while concealed ...
     hank.gear[1].revealed = True  # turned up by hand: forget the stats cached before
-    g.stat_cache, g.fx_cache = {}, {}
+    g.fresh_caches()
     assert g.stats(hank) == [3, 8, 4]  # ... and only then
 
 

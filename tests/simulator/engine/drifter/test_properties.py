@@ -165,29 +165,44 @@ def _fill_caches(g):
         ab.dude_stats(g, d)
 
 
-def _fresh_stats(g, key):
-    """The stats a stat cache key stands for: a dude's uid, or (view.py's what-ifs) -1 - uid
-    for its stats with its gear turned up and -1_000_000 - uid for its own alone."""
-    if key >= 0:
-        return ab.dude_stats(g, g.cards[key])
-    with_gear = key > -1_000_000
-    dude = g.cards[-1 - key if with_gear else -1_000_000 - key]
-    return g.view(dude.owner).true_stats(dude, with_gear=with_gear)
+def _kept(g):
+    """Every cache entry current in the state's generation: (dude, what, value), what being
+    "stats", "effects", or view.py's what-ifs "with gear" (its stats with it and its gear
+    turned up) and "alone" (with only itself turned up)."""
+    gen = g.cache_gen
+    kept = []
+    for d in g.cards:
+        for what, at, value in (
+            ("stats", d.stats_at, d.stats),
+            ("effects", d.fx_at, d.fx),
+            ("with gear", d.whatif_at, d.whatif),
+            ("alone", d.bare_at, d.bare),
+        ):
+            if gen >= 0 and at == gen:
+                kept.append((d, what, value))
+    return kept
+
+
+def _fresh(g, dude, what):
+    """What a cache entry stands for, worked out afresh (the caches must be off)."""
+    if what == "stats":
+        return ab.dude_stats(g, dude)
+    if what == "effects":
+        return ab.effects_on(g, dude)
+    return g.view(dude.owner).true_stats(dude, with_gear=what == "with gear")
 
 
 def _assert_caches_fresh(g):
     """Every stat, effect list and menu kept in a cache equals the one worked out afresh."""
-    stats, effects, menu = g.stat_cache, g.fx_cache, g._menu
-    g.stat_cache = g.fx_cache = None  # caches off: every read below is worked out afresh
+    kept, gen, menu = _kept(g), g.cache_gen, g._menu
+    g.cache_gen = -1  # caches off: every read below is worked out afresh
     try:
-        for key, cached in (stats or {}).items():
-            assert cached == _fresh_stats(g, key), key
-        for uid, cached in (effects or {}).items():
-            assert cached == ab.effects_on(g, g.cards[uid]), g.cards[uid]
+        for dude, what, cached in kept:
+            assert cached == _fresh(g, dude, what), (dude, what)
         if menu is not None and not g.is_over:
             assert menu == g._build_menu()
     finally:
-        g.stat_cache, g.fx_cache, g._menu = stats, effects, menu
+        g.cache_gen, g._menu = gen, menu
 
 
 @SETTINGS
