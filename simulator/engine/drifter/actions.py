@@ -53,6 +53,65 @@ class Kind:
     BURY: Final = "bury"
 
 
+class Op:
+    """Each kind as a small int, in `Action.op` (the bots' hot loops compare it): compiled, two
+    ints compare in one instruction, two strings in a call. Never written anywhere: records,
+    JSON and labels carry `kind`."""
+
+    PLAY_DUDE: Final = 0
+    PLAY_GEAR: Final = 1
+    AS_GEAR: Final = 2
+    PLAY_KICKER: Final = 3
+    CHALLENGE: Final = 4
+    END_ACTIONS: Final = 5
+    DISCARD: Final = 6
+    END_TURN: Final = 7
+    ACCEPT: Final = 8
+    REFUSE: Final = 9
+    SHOTGUN: Final = 10
+    PASS_SHOTGUN: Final = 11
+    CHECK: Final = 12
+    BET: Final = 13
+    CALL: Final = 14
+    RAISE: Final = 15
+    FOLD: Final = 16
+    REVEAL_GEAR: Final = 17
+    PASS_REVEAL: Final = 18
+    PLAY_FORTUNE: Final = 19
+    AS_FORTUNE: Final = 20
+    PASS_FORTUNE: Final = 21
+    REINVEST: Final = 22
+    BURY: Final = 23
+
+
+_OPS: Final[dict[str, int]] = {
+    Kind.PLAY_DUDE: Op.PLAY_DUDE,
+    Kind.PLAY_GEAR: Op.PLAY_GEAR,
+    Kind.AS_GEAR: Op.AS_GEAR,
+    Kind.PLAY_KICKER: Op.PLAY_KICKER,
+    Kind.CHALLENGE: Op.CHALLENGE,
+    Kind.END_ACTIONS: Op.END_ACTIONS,
+    Kind.DISCARD: Op.DISCARD,
+    Kind.END_TURN: Op.END_TURN,
+    Kind.ACCEPT: Op.ACCEPT,
+    Kind.REFUSE: Op.REFUSE,
+    Kind.SHOTGUN: Op.SHOTGUN,
+    Kind.PASS_SHOTGUN: Op.PASS_SHOTGUN,
+    Kind.CHECK: Op.CHECK,
+    Kind.BET: Op.BET,
+    Kind.CALL: Op.CALL,
+    Kind.RAISE: Op.RAISE,
+    Kind.FOLD: Op.FOLD,
+    Kind.REVEAL_GEAR: Op.REVEAL_GEAR,
+    Kind.PASS_REVEAL: Op.PASS_REVEAL,
+    Kind.PLAY_FORTUNE: Op.PLAY_FORTUNE,
+    Kind.AS_FORTUNE: Op.AS_FORTUNE,
+    Kind.PASS_FORTUNE: Op.PASS_FORTUNE,
+    Kind.REINVEST: Op.REINVEST,
+    Kind.BURY: Op.BURY,
+}
+
+
 # kind -> the fields it uses (anything else must stay at its default)
 KINDS: Final[dict[str, tuple[str, ...]]] = {
     # the turn
@@ -95,13 +154,24 @@ class Action:
     goes on or that is moved; `revealed`: played face up; `chips`: betting chips put on a card;
     `amount`: a bet or the size of a raise; `stat`: a contested or chosen stat; `target`:
     instance id chosen for a `chosen_opponent` target or a copy card; `ability`: index of the
-    ability used on the card.
+    ability used on the card. `op` is `kind` as an int (Op), made from it.
 
     A plain class rather than a named tuple: compiled (simulator/engine/compiled.py), its
     fields are read straight from the struct and it is built without a Python-level call.
     """
 
-    __slots__ = ("ability", "amount", "card", "chips", "dude", "kind", "revealed", "stat", "target")
+    __slots__ = (
+        "ability",
+        "amount",
+        "card",
+        "chips",
+        "dude",
+        "kind",
+        "op",
+        "revealed",
+        "stat",
+        "target",
+    )
 
     def __init__(
         self,
@@ -124,6 +194,9 @@ class Action:
         self.stat: Final = stat
         self.target: Final = target
         self.ability: Final = ability
+        # the kind as an int (Op), -1 for no kind (the pure build lets anything be a kind:
+        # `malformed` says what is wrong with it)
+        self.op: Final = _OPS.get(kind, -1) if type(kind) is str else -1
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Action):

@@ -26,7 +26,7 @@ from simulator.engine.core.bots import RandomBot
 from simulator.engine.core.chance import RecordedChance
 from simulator.engine.core.ismcts import ISMCTSBot, SearchGame
 from simulator.engine.drifter.abilities import top_stat
-from simulator.engine.drifter.actions import Action, Kind
+from simulator.engine.drifter.actions import Action, Kind, Op
 from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue, KickerChipDef
 from simulator.engine.drifter.variants import RULINGS
 
@@ -456,7 +456,7 @@ class HeuristicBot:
             return choice
         return (
             legal[-1]
-            if legal[-1].kind in (Kind.END_ACTIONS, Kind.END_TURN, Kind.PASS_FORTUNE)
+            if legal[-1].op in (Op.END_ACTIONS, Op.END_TURN, Op.PASS_FORTUNE)
             else legal[0]
         )
 
@@ -468,7 +468,7 @@ class HeuristicBot:
         ante = view.ante
         reserve = 3 * ante
         mine = view.my_dudes()
-        challenges = [a for a in legal if a.kind == Kind.CHALLENGE]
+        challenges = [a for a in legal if a.op == Op.CHALLENGE]
         # the game ends when an ante cannot be covered: call for one while ahead
         if (
             challenges
@@ -504,7 +504,7 @@ class HeuristicBot:
             return best
         if build is not None:
             return build
-        return next((a for a in legal if a.kind == Kind.END_ACTIONS), legal[-1])
+        return next((a for a in legal if a.op == Op.END_ACTIONS), legal[-1])
 
     def _build(
         self,
@@ -520,7 +520,7 @@ class HeuristicBot:
         if len(mine) < 3:
             best_worth = -math.inf
             for a in legal:
-                if a.kind == Kind.PLAY_DUDE and stake - a.chips >= reserve:
+                if a.op == Op.PLAY_DUDE and stake - a.chips >= reserve:
                     worth = _dude_worth(view.card(a.card).printed, a)
                     if worth > best_worth:
                         best, best_worth = a, worth
@@ -529,7 +529,7 @@ class HeuristicBot:
         # concealed gear to bluff, on the dude with fewest gear
         fewest = chips_on = 0
         for a in legal:
-            if a.kind == Kind.PLAY_GEAR and stake - a.chips >= reserve:
+            if a.op == Op.PLAY_GEAR and stake - a.chips >= reserve:
                 on = len(view.card(a.dude).gear)
                 keep = on < 3 and (not a.revealed or self.rng.random() < 0.3)
                 if keep and (best is None or on < fewest or (on == fewest and a.chips < chips_on)):
@@ -539,7 +539,7 @@ class HeuristicBot:
         for a in legal:
             # the rules let a ☆ gear ability be used for every action left; using the same one
             # again rarely beats building (and Whirlwind's actions never run out)
-            if a.kind == Kind.AS_GEAR:
+            if a.op == Op.AS_GEAR:
                 if view.turn != self.gear_turn:
                     self.gear_turn, self.gear_used = view.turn, []
                 if (a.card, a.ability) not in self.gear_used:
@@ -547,7 +547,7 @@ class HeuristicBot:
                     return a
         chips: dict[int, KickerChipDef] | None = None
         for a in legal:
-            if a.kind == Kind.PLAY_KICKER:
+            if a.op == Op.PLAY_KICKER:
                 if chips is None:
                     chips = dict(view.my_kicker_chips())
                 chip = chips[a.card]
@@ -579,7 +579,7 @@ class HeuristicBot:
         fortunes.sort()
         extra_fortunes = [uid for _, uid in fortunes[:-2]]  # all but the two dearest
         for a in legal:
-            if a.kind != Kind.DISCARD:
+            if a.op != Op.DISCARD:
                 continue
             d = view.card(a.card).printed  # in my hand
             if (
@@ -589,7 +589,7 @@ class HeuristicBot:
                 or (d.is_dude and _top_printed(d) <= weakest)
             ):
                 return a
-        return next((a for a in legal if a.kind == Kind.END_TURN), legal[0])
+        return next((a for a in legal if a.op == Op.END_TURN), legal[0])
 
     def _cold_challenge(self, view: View, legal: list[Action]) -> Action:
         cache = DecisionCache(view)
@@ -625,9 +625,9 @@ class HeuristicBot:
             if alt is not None and alt_ev >= -slack and alt_p >= floor:
                 self.doubt = True
                 return alt
-        if best is not None and all(a.kind == Kind.ACCEPT for a in legal):
+        if best is not None and all(a.op == Op.ACCEPT for a in legal):
             return best
-        return next((a for a in legal if a.kind == Kind.REFUSE), best)
+        return next((a for a in legal if a.op == Op.REFUSE), best)
 
     def _best_accept(
         self,
@@ -647,7 +647,7 @@ class HeuristicBot:
         best: Action | None = None
         best_ev, best_p = -math.inf, 0.0
         for a in legal:
-            if a.kind != Kind.ACCEPT:
+            if a.op != Op.ACCEPT:
                 continue
             dude = view.card(a.dude)
             mine = self._mine(view, dude, stat)
@@ -662,7 +662,7 @@ class HeuristicBot:
         best: Action | None = None  # the first shot with the most stats in all
         most = 0
         for a in legal:
-            if a.kind == Kind.SHOTGUN:
+            if a.op == Op.SHOTGUN:
                 d = view.card(a.card).printed
                 total = d.smarts + d.skill + d.luck
                 if best is None or total > most:
@@ -681,14 +681,14 @@ class HeuristicBot:
         fold: Action | None = None
         sized: list[Action] = []
         for a in legal:
-            kind = a.kind
-            if kind == Kind.BET or kind == Kind.RAISE:
+            op = a.op
+            if op == Op.BET or op == Op.RAISE:
                 sized.append(a)
-            elif kind == Kind.CHECK:
+            elif op == Op.CHECK:
                 check = a
-            elif kind == Kind.CALL:
+            elif op == Op.CALL:
                 call = a
-            elif kind == Kind.FOLD:
+            elif op == Op.FOLD:
                 fold = a
         bluff = self.rng.random() < self.bluff
         if (p > self.shove or (bluff and self.shove <= 1.0)) and sized and view.raises < 2:
@@ -712,7 +712,7 @@ class HeuristicBot:
         low = view.lowball
         best, gain = None, 0
         for a in legal:
-            if a.kind != Kind.REVEAL_GEAR:
+            if a.op != Op.REVEAL_GEAR:
                 continue
             g = view.card(a.card)
             dude = g.host
@@ -727,7 +727,7 @@ class HeuristicBot:
                 delta = -delta
             if delta > gain:
                 best, gain = a, delta
-        return best or next(a for a in legal if a.kind == Kind.PASS_REVEAL)
+        return best or next(a for a in legal if a.op == Op.PASS_REVEAL)
 
     def _fortune(self, view: View, legal: list[Action]) -> Action | None:
         me = view.player
@@ -736,9 +736,9 @@ class HeuristicBot:
         p = -1.0  # my chance in the shootout, worked out once a fortune would help
         stake = view.stakes[me]
         for a in legal:
-            if a.kind == Kind.AS_FORTUNE:
+            if a.op == Op.AS_FORTUNE:
                 return a
-            if a.kind == Kind.PLAY_FORTUNE:
+            if a.op == Op.PLAY_FORTUNE:
                 d = view.card(a.card).printed
                 if not _fortune_helps(d):
                     continue
@@ -746,14 +746,14 @@ class HeuristicBot:
                     p = self._p_shootout(view, dude, self._stat(view))
                 if (0.1 < p < 0.8) and (d.cost <= stake // 3 or stake == 0):
                     return a
-        return next(a for a in legal if a.kind == Kind.PASS_FORTUNE)
+        return next(a for a in legal if a.op == Op.PASS_FORTUNE)
 
     def _reinvest(self, view: View, legal: list[Action]) -> Action:
         """Reinvest a dude worth keeping: a strong one, or when there is little else to fight
         with (a reinvested dude costs what a fresh revealed one does)."""
         stake = view.stakes[view.player]
         for a in legal:
-            if a.kind == Kind.REINVEST:
+            if a.op == Op.REINVEST:
                 d = view.card(a.dude)
                 # $1 less than its cost if revealed (a dude that folded concealed pays it all)
                 legacy = view.rules.rulings < RULINGS
@@ -764,7 +764,7 @@ class HeuristicBot:
                 short = len(view.my_dudes()) < 2 and not any(c.is_dude for _, c in view.hand())
                 if best >= 6 or (short and best >= 4):
                     return a
-        return next(a for a in legal if a.kind == Kind.BURY)
+        return next(a for a in legal if a.op == Op.BURY)
 
 
 class SearchBot:

@@ -269,6 +269,28 @@ class SetDef:
         return sum(slot.count for slot in self.booster_slots)
 
 
+# the most decks a catalogue keeps read (Catalogue.deck)
+DECKS_KEPT: Final = 4096
+# the ability conditions that read chips (moving chips can switch such an ability on or off)
+CHIP_CONDITIONS: Final = frozenset({"all_in", "stake_at_most"})
+
+
+class DeckCards:
+    """A deck's cards as a game reads them, worked out once per deck (Catalogue.deck): their
+    definitions in order; whether any has an ability; every effect kind they carry; whether
+    any ability has a condition that reads chips."""
+
+    __slots__ = ("chip_sensitive", "defs", "has_statics", "kinds")
+
+    def __init__(self, defs: tuple[CardDef, ...]) -> None:
+        self.defs = defs
+        self.has_statics = any(d.abilities for d in defs)
+        self.kinds = frozenset(e.kind for d in defs for a in d.abilities for e in a.effects)
+        self.chip_sensitive = any(
+            key in CHIP_CONDITIONS for d in defs for a in d.abilities for key, _ in a.condition
+        )
+
+
 @dataclass(frozen=True)
 class Catalogue:
     """Every set, card and kicker chip known to the engine, by code and by integer id."""
@@ -278,6 +300,22 @@ class Catalogue:
     chips: tuple[KickerChipDef, ...]
     card_by_code: dict[str, CardDef] = field(repr=False)
     chip_by_code: dict[str, KickerChipDef] = field(repr=False)
+    # the decks read so far, by their codes (`deck`): a simulation plays the same few decks
+    # game after game, and looking 54 codes up and scanning their abilities is most of what
+    # making a game costs beyond its cards
+    decks: dict[tuple[str, ...], DeckCards] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def deck(self, codes: tuple[str, ...]) -> DeckCards:
+        """A deck's cards by their codes, in order (CardDataError for an unknown code), read
+        once per deck and kept (at most DECKS_KEPT decks)."""
+        hit = self.decks.get(codes)
+        if hit is None:
+            hit = DeckCards(tuple([self.card(code) for code in codes]))
+            if len(self.decks) < DECKS_KEPT:
+                self.decks[codes] = hit
+        return hit
 
     def card(self, code: str) -> CardDef:
         try:

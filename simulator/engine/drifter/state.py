@@ -29,7 +29,7 @@ from simulator.engine.drifter.actions import (
     play_gear,
     play_kicker,
 )
-from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue
+from simulator.engine.drifter.cards import CHIP_CONDITIONS, STAT_INDEX, STATS, CardDef, Catalogue
 from simulator.engine.drifter.pieces import Card, Kicker, Seat, drop, holds, kicker_value
 from simulator.engine.drifter.variants import (
     COLD_HANDS,
@@ -191,8 +191,7 @@ class DrifterState:
         self._new_zones(n, rules.starting_stake)
         self._new_turn(n)
         self._new_shootout(n)
-        self._build(catalogue, seats)
-        self._scan_abilities()
+        self._build(catalogue, seats)  # and what the cards can do (_scan_abilities)
         self._rot = [tuple((start + i) % n for i in range(n)) for start in range(n)]
         self._setup()
         self.fresh_caches()
@@ -265,7 +264,8 @@ class DrifterState:
         sh.reset_shootout(self)
 
     def _scan_abilities(self) -> None:
-        """What the cards of this game can do at all, for the steps that can skip work."""
+        """What the cards of this game can do at all, for the steps that can skip work (read
+        from the decks' DeckCards when a game is made; from the cards when they change)."""
         self.has_statics = any(c.printed.abilities for c in self.cards)
         # every effect kind any card of this game carries (a copy only copies these)
         self.kinds_present = frozenset(
@@ -273,7 +273,7 @@ class DrifterState:
         )
         # whether moving chips can switch an ability on or off (see apply)
         self.chip_sensitive = any(
-            key in _CHIP_CONDITIONS
+            key in CHIP_CONDITIONS
             for c in self.cards
             for a in c.printed.abilities
             for key, _ in a.condition
@@ -302,21 +302,36 @@ class DrifterState:
         self.quick_start_redraw = legacy
 
     def _build(self, cat: Catalogue, seats: list[Seat]) -> None:
+        """The cards and kicker chips of every seat, and what the cards can do at all (the
+        same as _scan_abilities, from each deck's DeckCards)."""
         shared: list[Card] = []
+        self.has_statics = self.chip_sensitive = False
+        self.kinds_present = frozenset()
         for p, seat in enumerate(seats):
             if self.quick_start and p > 0:
                 self.deck.append(shared)  # the quick-start game shares one deck
                 self.chips.append([])
                 continue
+            try:
+                read = cat.deck(tuple(seat.deck))
+            except Exception:
+                read = None
+            if read is None:  # an unknown card (or no code at all): which one
+                for code in seat.deck:
+                    try:
+                        cat.card(code)
+                    except Exception:
+                        raise RulesError(f"{seat.name}: unknown card {code!r}") from None
+                raise RulesError(f"{seat.name}: the deck is not a list of card codes")
             pile = []
-            for code in seat.deck:
-                try:
-                    defn = cat.card(code)
-                except Exception:
-                    raise RulesError(f"{seat.name}: unknown card {code!r}") from None
+            for defn in read.defs:
                 card = Card(len(self.cards), defn, p)
                 self.cards.append(card)
                 pile.append(card)
+            self.has_statics = self.has_statics or read.has_statics
+            self.chip_sensitive = self.chip_sensitive or read.chip_sensitive
+            if read.kinds:
+                self.kinds_present = self.kinds_present | read.kinds
             self.deck.append(pile)
             shared = pile
             stack = []
@@ -1403,7 +1418,7 @@ _STILL: Final = {
     Kind.PASS_FORTUNE: "fortune",
 }
 _CHIPS_ONLY: Final = frozenset({Kind.CHECK, Kind.BET, Kind.CALL, Kind.RAISE})
-_CHIP_CONDITIONS: Final = frozenset({"all_in", "stake_at_most"})
+
 
 
 def _check_table(n: int, rules: Rules) -> None:
