@@ -303,9 +303,7 @@ class Catalogue:
     # the decks read so far, by their codes (`deck`): a simulation plays the same few decks
     # game after game, and looking 54 codes up and scanning their abilities is most of what
     # making a game costs beyond its cards
-    decks: dict[tuple[str, ...], DeckCards] = field(
-        default_factory=dict, repr=False, compare=False
-    )
+    decks: dict[tuple[str, ...], DeckCards] = field(default_factory=dict, repr=False, compare=False)
 
     def deck(self, codes: tuple[str, ...]) -> DeckCards:
         """A deck's cards by their codes, in order (CardDataError for an unknown code), read

@@ -1420,7 +1420,6 @@ _STILL: Final = {
 _CHIPS_ONLY: Final = frozenset({Kind.CHECK, Kind.BET, Kind.CALL, Kind.RAISE})
 
 
-
 def _check_table(n: int, rules: Rules) -> None:
     """RulesError unless `n` players may play by `rules`."""
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:

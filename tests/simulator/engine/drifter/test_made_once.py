@@ -3,8 +3,10 @@ asks next: the same ids with another cost make the right action, and ids past a 
 still get one."""
 
 from simulator.engine.drifter.actions import (
+    DISCARDS,
     Action,
     Kind,
+    Op,
     challenges,
     dude_plays,
     play_gear,
@@ -53,3 +55,18 @@ def test_challenges_name_each_stat_and_quick_start_none():
     assert challenges(9, False) == tuple(Action(Kind.CHALLENGE, dude=9, stat=st) for st in STATS)
     assert challenges(9, True) == (Action(Kind.CHALLENGE, dude=9),)
     assert challenges(9, False) is challenges(9, False)
+
+
+def test_every_kind_has_its_own_op_and_every_action_carries_its_kinds():
+    """The bots compare `Action.op`, the kind as an int: each kind has one, no two kinds share
+    one, and an action made any way (built, parsed, looked up) carries its own kind's."""
+    kinds = {name: value for name, value in vars(Kind).items() if name.isupper()}
+    ops = {name: value for name, value in vars(Op).items() if name.isupper()}
+    assert set(kinds) == set(ops) and len(set(kinds.values())) == len(kinds)
+    assert sorted(ops.values()) == list(range(len(ops)))
+    for name, kind in kinds.items():
+        assert Action(kind).op == ops[name]
+        assert Action.from_json({"kind": kind}).op == ops[name]
+    assert play_kicker(3, 7).op == Op.PLAY_KICKER
+    assert DISCARDS.of(5).op == Op.DISCARD
+    assert Action("no such kind").op == -1
