@@ -33,6 +33,11 @@ from simulator.engine.drifter.variants import Rules  # noqa: E402
 __all__ = ["Action", "DrifterState", "Rules", "Seat", "new_game", "play", "replay", "starter_seat"]
 
 
+# The standard rules, made once: Rules is a frozen dataclass that checks itself when made, a
+# fifteenth of making a game when a batch asks for the standard rules game after game.
+_STANDARD = Rules()
+
+
 def new_game(
     seats: Sequence[Seat | dict],
     rules: Rules | None = None,
@@ -49,7 +54,7 @@ def new_game(
     return DrifterState(
         catalogue if catalogue is not None else load_catalogue(),
         parsed,
-        rules if rules is not None else Rules(),
+        rules if rules is not None else _STANDARD,
         seed,
         events=[] if record else None,
         narrate=narrate,

@@ -561,15 +561,16 @@ class HeuristicBot:
         """Discard what cannot help soon, so the hand keeps turning over: cards dearer than
         the stake, gear with nobody to carry it, a dude weaker than the three already in the
         saloon, fortunes beyond two."""
-        stake = view.stakes[view.player]
+        stake = view.my_stake
         mine = view.my_dudes()
         have_dude = bool(mine)
         fortunes: list[tuple[int, int]] = []
-        for uid, card in view.hand():
+        for c in view.hand_cards():
+            card = c.printed
             if card.is_dude:
                 have_dude = True
-            elif card.type == "fortune":
-                fortunes.append((card.cost, uid))
+            elif card.is_fortune:
+                fortunes.append((card.cost, c.uid))
         weakest = -1
         if len(mine) >= 3:
             weakest = _top_printed(mine[0].defn)
@@ -734,7 +735,7 @@ class HeuristicBot:
         dude = view.street_dude(me)
         assert dude is not None  # asked only while in the shootout
         p = -1.0  # my chance in the shootout, worked out once a fortune would help
-        stake = view.stakes[me]
+        stake = view.my_stake
         for a in legal:
             if a.op == Op.AS_FORTUNE:
                 return a
@@ -751,7 +752,7 @@ class HeuristicBot:
     def _reinvest(self, view: View, legal: list[Action]) -> Action:
         """Reinvest a dude worth keeping: a strong one, or when there is little else to fight
         with (a reinvested dude costs what a fresh revealed one does)."""
-        stake = view.stakes[view.player]
+        stake = view.my_stake
         for a in legal:
             if a.op == Op.REINVEST:
                 d = view.card(a.dude)

@@ -46,6 +46,11 @@ class View:
         return list(self._s.stake)
 
     @property
+    def my_stake(self) -> int:
+        """The player's own stake (`stakes[player]` without copying every stake)."""
+        return self._s.stake[self.player]
+
+    @property
     def pot(self) -> int:
         return self._s.pot
 
@@ -108,6 +113,11 @@ class View:
     def hand(self) -> list[tuple[int, CardDef]]:
         """The player's own hand: (instance id, card)."""
         return [(c.uid, c.printed) for c in self._s.hand[self.player]]
+
+    def hand_cards(self) -> list[Card]:
+        """The player's own hand, the cards themselves (a copy of the list: `hand()` without
+        a tuple per card)."""
+        return list(self._s.hand[self.player])
 
     def hand_counts(self) -> list[int]:
         return [len(h) for h in self._s.hand]
