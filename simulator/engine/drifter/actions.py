@@ -84,31 +84,9 @@ class Op:
     BURY: Final = 23
 
 
+# kind -> op, by the names Kind and Op share (tests/simulator/engine/drifter/test_made_once.py)
 _OPS: Final[dict[str, int]] = {
-    Kind.PLAY_DUDE: Op.PLAY_DUDE,
-    Kind.PLAY_GEAR: Op.PLAY_GEAR,
-    Kind.AS_GEAR: Op.AS_GEAR,
-    Kind.PLAY_KICKER: Op.PLAY_KICKER,
-    Kind.CHALLENGE: Op.CHALLENGE,
-    Kind.END_ACTIONS: Op.END_ACTIONS,
-    Kind.DISCARD: Op.DISCARD,
-    Kind.END_TURN: Op.END_TURN,
-    Kind.ACCEPT: Op.ACCEPT,
-    Kind.REFUSE: Op.REFUSE,
-    Kind.SHOTGUN: Op.SHOTGUN,
-    Kind.PASS_SHOTGUN: Op.PASS_SHOTGUN,
-    Kind.CHECK: Op.CHECK,
-    Kind.BET: Op.BET,
-    Kind.CALL: Op.CALL,
-    Kind.RAISE: Op.RAISE,
-    Kind.FOLD: Op.FOLD,
-    Kind.REVEAL_GEAR: Op.REVEAL_GEAR,
-    Kind.PASS_REVEAL: Op.PASS_REVEAL,
-    Kind.PLAY_FORTUNE: Op.PLAY_FORTUNE,
-    Kind.AS_FORTUNE: Op.AS_FORTUNE,
-    Kind.PASS_FORTUNE: Op.PASS_FORTUNE,
-    Kind.REINVEST: Op.REINVEST,
-    Kind.BURY: Op.BURY,
+    getattr(Kind, name): value for name, value in vars(Op).items() if name.isupper()
 }
 
 

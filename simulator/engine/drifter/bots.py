@@ -762,7 +762,9 @@ class HeuristicBot:
                 if stake - price < 3 * view.ante:
                     break
                 best = _top_printed(d.defn)
-                short = len(view.my_dudes()) < 2 and not any(c.is_dude for _, c in view.hand())
+                short = len(view.my_dudes()) < 2 and not any(
+                    c.printed.is_dude for c in view.hand_cards()
+                )
                 if best >= 6 or (short and best >= 4):
                     return a
         return next(a for a in legal if a.op == Op.BURY)

@@ -29,7 +29,7 @@ from simulator.engine.drifter.actions import (
     play_gear,
     play_kicker,
 )
-from simulator.engine.drifter.cards import CHIP_CONDITIONS, STAT_INDEX, STATS, CardDef, Catalogue
+from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue, DeckCards
 from simulator.engine.drifter.pieces import Card, Kicker, Seat, drop, holds, kicker_value
 from simulator.engine.drifter.variants import (
     COLD_HANDS,
@@ -264,20 +264,20 @@ class DrifterState:
         sh.reset_shootout(self)
 
     def _scan_abilities(self) -> None:
-        """What the cards of this game can do at all, for the steps that can skip work (read
-        from the decks' DeckCards when a game is made; from the cards when they change)."""
-        self.has_statics = any(c.printed.abilities for c in self.cards)
-        # every effect kind any card of this game carries (a copy only copies these)
-        self.kinds_present = frozenset(
-            e.kind for c in self.cards for a in c.printed.abilities for e in a.effects
-        )
-        # whether moving chips can switch an ability on or off (see apply)
-        self.chip_sensitive = any(
-            key in CHIP_CONDITIONS
-            for c in self.cards
-            for a in c.printed.abilities
-            for key, _ in a.condition
-        )
+        """What the cards of this game can do at all, worked out from the cards as they are
+        now (a search deals them anew); a new game reads it from its decks (_build)."""
+        self._can_do([DeckCards(tuple([c.printed for c in self.cards]))])
+
+    def _can_do(self, decks: list[DeckCards]) -> None:
+        """What the game's cards can do at all, for the steps that can skip work: whether any
+        has an ability, every effect kind they carry (a copy only copies these), whether
+        moving chips can switch an ability on or off (see apply)."""
+        self.has_statics = any(d.has_statics for d in decks)
+        kinds: frozenset[str] = frozenset()
+        for d in decks:
+            kinds = kinds | d.kinds
+        self.kinds_present = kinds
+        self.chip_sensitive = any(d.chip_sensitive for d in decks)
 
     def _read_rules(self, rules: Rules) -> None:
         """Copy the rules the steps read into fields (Rules is a plain Python class)."""
@@ -302,11 +302,10 @@ class DrifterState:
         self.quick_start_redraw = legacy
 
     def _build(self, cat: Catalogue, seats: list[Seat]) -> None:
-        """The cards and kicker chips of every seat, and what the cards can do at all (the
-        same as _scan_abilities, from each deck's DeckCards)."""
+        """The cards and kicker chips of every seat, and what the cards can do at all (from
+        each deck as the catalogue read it)."""
         shared: list[Card] = []
-        self.has_statics = self.chip_sensitive = False
-        self.kinds_present = frozenset()
+        reads: list[DeckCards] = []
         for p, seat in enumerate(seats):
             if self.quick_start and p > 0:
                 self.deck.append(shared)  # the quick-start game shares one deck
@@ -315,23 +314,18 @@ class DrifterState:
             try:
                 read = cat.deck(tuple(seat.deck))
             except Exception:
-                read = None
-            if read is None:  # an unknown card (or no code at all): which one
-                for code in seat.deck:
+                for code in seat.deck:  # an unknown card (or no code at all): which one
                     try:
                         cat.card(code)
                     except Exception:
                         raise RulesError(f"{seat.name}: unknown card {code!r}") from None
-                raise RulesError(f"{seat.name}: the deck is not a list of card codes")
+                raise
+            reads.append(read)
             pile = []
             for defn in read.defs:
                 card = Card(len(self.cards), defn, p)
                 self.cards.append(card)
                 pile.append(card)
-            self.has_statics = self.has_statics or read.has_statics
-            self.chip_sensitive = self.chip_sensitive or read.chip_sensitive
-            if read.kinds:
-                self.kinds_present = self.kinds_present | read.kinds
             self.deck.append(pile)
             shared = pile
             stack = []
@@ -345,6 +339,7 @@ class DrifterState:
                     self.kickers.append(k)
                     stack.append(k)
             self.chips.append(stack)
+        self._can_do(reads)
 
     def _setup(self) -> None:
         n, rules = self.n, self.rules
@@ -905,7 +900,9 @@ class DrifterState:
 
     # long: one branch a kind, the betting and shootout steps first (the most taken)
     def _carry_out(self, a: Action) -> None:
-        """Carry out the action with the step of its kind. Branches on `a.op` rather than a
+        """Carry out the action with the step of its kind: the turn's here, the challenge's
+        and the shootout's in shootout.py (every kind in actions.KINDS has one; the test of
+        kinds and events holds it to that). Branches on `a.op` rather than a
         table of functions: compiled, each step is then a direct call, where a function taken
         from a table is called through the interpreter's call protocol, its arguments parsed
         and checked again (about 4% of a random-bot shootout)."""
@@ -1430,8 +1427,6 @@ class DrifterState:
                 return
 
 
-# action kind -> the step that carries it out: the turn's here, the challenge's and the
-# shootout's in shootout.py (every kind in actions.KINDS has one)
 _STILL: Final = {
     Kind.CHECK: "bet",
     Kind.BET: "bet",

@@ -110,13 +110,8 @@ class View:
         """Every card that exists (public knowledge: what a concealed card could be)."""
         return self._s.cat
 
-    def hand(self) -> list[tuple[int, CardDef]]:
-        """The player's own hand: (instance id, card)."""
-        return [(c.uid, c.printed) for c in self._s.hand[self.player]]
-
     def hand_cards(self) -> list[Card]:
-        """The player's own hand, the cards themselves (a copy of the list: `hand()` without
-        a tuple per card)."""
+        """The player's own hand, the cards themselves (a copy of the list)."""
         return list(self._s.hand[self.player])
 
     def hand_counts(self) -> list[int]:
