@@ -508,7 +508,8 @@ def _effect(
             shootout_only = in_shootout and ability.timing != "as_gear"
         for d in targets:
             if d is not None:
-                d.marks.append(Mark(e, owner, card, shootout_only and in_shootout))
+                # never in place: pieces.NO_MARKS
+                d.marks = [*d.marks, Mark(e, owner, card, shootout_only and in_shootout)]
         s.has_marks = True
     elif kind in _CHIP_EFFECTS:
         _chip_effect(s, card, e, owner)

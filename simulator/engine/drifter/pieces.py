@@ -45,6 +45,15 @@ class Seat:
 _NO_STATS: Final[list[int]] = []
 _NO_EFFECTS: Final[list[tuple[Effect, int]]] = []
 
+# What a card's gear, kicker chips and marks are while it holds none: one empty list each,
+# shared by every card, since most cards never hold any (a game made and freed three lists for
+# each of its cards, a fiftieth of a heuristic game). Never grown or emptied in place: a card
+# that gains one gets a list of its own (`dude.gear = [*dude.gear, card]`), and one that loses
+# its last goes back to these (tests/simulator/engine/test_pieces_share.py holds them empty).
+NO_CARDS: Final[list[Card]] = []
+NO_KICKERS: Final[list[Kicker]] = []
+NO_MARKS: Final[list[Mark]] = []
+
 
 class Card:
     """A card in the game. `printed` is the card as printed; `defn` what it is now (a copy card
@@ -87,9 +96,9 @@ class Card:
         self.owner = owner
         self.revealed = False
         self.chips = 0
-        self.gear: list[Card] = []
-        self.kickers: list[Kicker] = []
-        self.marks: list[Mark] = []
+        self.gear: list[Card] = NO_CARDS
+        self.kickers: list[Kicker] = NO_KICKERS
+        self.marks: list[Mark] = NO_MARKS
         self.host: Card | None = None
         self.in_street = False
         self.return_to_hand = False
@@ -108,13 +117,9 @@ class Card:
         self.defn = self.printed
         self.revealed = False
         self.chips = 0
-        # (a new empty list only where the card had something: most have nothing)
-        if self.gear:
-            self.gear = []
-        if self.kickers:
-            self.kickers = []
-        if self.marks:
-            self.marks = []
+        self.gear = NO_CARDS
+        self.kickers = NO_KICKERS
+        self.marks = NO_MARKS
         self.host = None
         self.in_street = False
         self.return_to_hand = False
@@ -161,7 +166,8 @@ def kicker_value(dude: Card) -> int:
 
 def drop(cards: list[Card], card: Card) -> None:
     """`cards.remove(card)` by identity, as `list.remove` finds a card (Card has no `__eq__`),
-    without `list.remove`'s rich comparison of every card before it; ValueError if absent."""
+    without `list.remove`'s rich comparison of every card before it; ValueError if absent.
+    In place: never on a card's shared NO_CARDS (it cannot hold `card`)."""
     for i in range(len(cards)):
         if cards[i] is card:
             del cards[i]
@@ -174,4 +180,15 @@ def holds(cards: list[Card], card: Card) -> bool:
     return any(c is card for c in cards)  # compiled: a loop, no generator
 
 
-__all__ = ["Card", "Kicker", "Mark", "Seat", "drop", "holds", "kicker_value"]
+__all__ = [
+    "NO_CARDS",
+    "NO_KICKERS",
+    "NO_MARKS",
+    "Card",
+    "Kicker",
+    "Mark",
+    "Seat",
+    "drop",
+    "holds",
+    "kicker_value",
+]

@@ -30,7 +30,15 @@ from simulator.engine.drifter.actions import (
     play_kicker,
 )
 from simulator.engine.drifter.cards import STAT_INDEX, STATS, CardDef, Catalogue, DeckCards
-from simulator.engine.drifter.pieces import Card, Kicker, Seat, drop, holds, kicker_value
+from simulator.engine.drifter.pieces import (
+    NO_KICKERS,
+    Card,
+    Kicker,
+    Seat,
+    drop,
+    holds,
+    kicker_value,
+)
 from simulator.engine.drifter.variants import (
     COLD_HANDS,
     HIGH_LOW,
@@ -448,7 +456,7 @@ class DrifterState:
         """Take `k` from p's stack, flip it (a chance event) and put it on `dude`."""
         self.chips[p].remove(k)
         k.side = self.chance.choice_index(2, f"flip{k.uid}")
-        dude.kickers.append(k)
+        dude.kickers = [*dude.kickers, k]  # never in place: pieces.NO_KICKERS
         if self.log is not None:
             self.note(ev.PlayKicker(p, dude, k))
         if self.shooting:
@@ -459,7 +467,7 @@ class DrifterState:
             self.dead_chips[k.owner].append(k)
         if dude.kickers and self.log is not None:
             self.note(ev.BuryKickers(dude))
-        dude.kickers = []
+        dude.kickers = NO_KICKERS
 
     def bury(self, card: Card) -> None:
         """Move a card (and for a dude its kicker chips) to its owner's deadwood."""
@@ -560,7 +568,7 @@ class DrifterState:
         card.chips = chips
         card.host = dude
         card.revealed = revealed
-        dude.gear.append(card)
+        dude.gear = [*dude.gear, card]  # never in place: pieces.NO_CARDS
         self.mark_played(p, card)
         self._resolve_copy(card, target)
         if self.log is not None:
@@ -1278,10 +1286,10 @@ class DrifterState:
         for x in cmap.values():
             if x.gear:
                 x.gear = [cmap[g.uid] for g in x.gear]
-            else:
-                x.gear = []
-            x.kickers = [kmap[k.uid] for k in x.kickers] if x.kickers else []
-            x.marks = list(x.marks) if x.marks else []
+            if x.kickers:
+                x.kickers = [kmap[k.uid] for k in x.kickers]
+            if x.marks:
+                x.marks = list(x.marks)
             if x.host is not None:
                 x.host = cmap[x.host.uid]
         new.cards = [cmap[c.uid] for c in self.cards]
