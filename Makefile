@@ -32,9 +32,9 @@ $(STAMP): pyproject.toml
 
 # The engine's hot modules compiled with mypyc into build/engine (simulator/engine/compiled.py);
 # used only while they match the source, and skipped, saying so, where nothing can compile.
-# (every module compiled.MODULES names, and compiled.py itself)
+# (every module compiled.MODULES names, compiled.py itself and the training games it profiles)
 ENGINE_SRC := $(wildcard simulator/engine/drifter/*.py) simulator/engine/core/bots.py \
-	simulator/engine/core/draws.py simulator/engine/compiled.py
+	simulator/engine/core/draws.py simulator/engine/compiled.py simulator/engine/training.py
 ENGINE_STAMP := build/engine/.built
 $(ENGINE_STAMP): $(STAMP) $(ENGINE_SRC)
 	@$(PY) -m simulator.engine.compiled build \

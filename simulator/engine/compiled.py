@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
 from pathlib import Path
@@ -114,47 +115,108 @@ def _group(package: str) -> str:
     return f"{package}._native"
 
 
-def build() -> None:
-    """Compile `MODULES` into `build/engine/` and write the manifests (needs mypy's mypyc)."""
+# Profile-guided optimisation (gcc): the build is compiled first with counters, plays the
+# training games (simulator/engine/training.py) in a process of its own, which writes the
+# counts next to the object files, and is compiled again from the same C with them. The final
+# build runs the same code, faster: gcc lays the hot branches out straight and inlines the hot
+# calls. `-fno-semantic-interposition` lets it inline mypyc's runtime helpers, compiled into
+# the same file, into the engine's functions. Neither changes what the C computes (no fast
+# math, no -march: floating point is what the pure source gives, as the tests check).
+PGO_ENV = "DRIFTER_ENGINE_PGO"  # "0": one plain build (faster to make, a tenth slower to run)
+FLAGS = ["-fno-semantic-interposition", "-fno-plt"]
+PGO_GENERATE = (["-fprofile-generate", "-fprofile-update=single"], ["-fprofile-generate"])
+PGO_USE = (
+    ["-fprofile-use", "-fprofile-partial-training", "-Wno-missing-profile"],
+    ["-fprofile-use"],
+)
+
+
+def _gcc() -> bool:
+    """Whether the C compiler setuptools will use is gcc (the PGO flags are gcc's)."""
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    try:
+        out = subprocess.run([*cc, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "Free Software Foundation" in out.stdout and "clang" not in out.stdout
+
+
+def _compile(package: str, cflags: list[str], ldflags: list[str]) -> None:
+    """Compile one package's MODULES into build/engine and write its manifest."""
     from mypyc.build import mypycify
     from setuptools.dist import Distribution
 
+    src = _source_dir(package)
+    modules = MODULES[package]
+    digests = {m: _digest(src / f"{m}.py") for m in modules}
+    paths = [str((src / f"{m}.py").relative_to(ROOT)) for m in modules]
+    target = BUILD.joinpath(*package.split("."))
+    shutil.rmtree(target, ignore_errors=True)  # no module of an older build may linger
+    # made here: distutils remembers the folders it made in this process and would not again
+    target.mkdir(parents=True, exist_ok=True)
+    extensions = mypycify(paths, opt_level="3", group_name=_group(package), target_dir=str(TEMP))
+    for ext in extensions:
+        ext.extra_compile_args = [*(ext.extra_compile_args or []), *FLAGS, *cflags]
+        ext.extra_link_args = [*(ext.extra_link_args or []), *ldflags]
+    dist = Distribution(
+        {
+            "name": "drifter-engine-compiled",
+            "ext_modules": extensions,
+            "script_args": [
+                "-q",
+                "build_ext",
+                "--build-lib",
+                str(BUILD),
+                "--build-temp",
+                str(TEMP),
+                "--parallel",
+                "2",
+                "--force",  # the same C with other flags: setuptools would keep the old objects
+            ],
+            "packages": [],
+            "py_modules": [],
+        }
+    )
+    dist.parse_command_line()
+    dist.run_commands()
+    (target / MANIFEST).write_text(json.dumps({"abi": _abi(), "sources": digests}, indent=1) + "\n")
+
+
+def _train() -> bool:
+    """Play the training games on the instrumented build, in a process of its own (the counts
+    are written when it exits); whether it went through."""
+    env = {k: v for k, v in os.environ.items() if k != "DRIFTER_PURE_ENGINE"}
+    run = subprocess.run(
+        [sys.executable, "-m", "simulator.engine.training"], cwd=ROOT, env=env, check=False
+    )
+    return run.returncode == 0
+
+
+def _profiles() -> list[Path]:
+    return list(TEMP.rglob("*.gcda")) if TEMP.exists() else []
+
+
+def build() -> None:
+    """Compile `MODULES` into `build/engine/` and write the manifests (needs mypy's mypyc):
+    guided by the training games' profile where the compiler is gcc, else one plain build."""
     os.chdir(ROOT)
-    for package, modules in MODULES.items():
-        src = _source_dir(package)
-        digests = {m: _digest(src / f"{m}.py") for m in modules}
-        paths = [str((src / f"{m}.py").relative_to(ROOT)) for m in modules]
-        target = BUILD.joinpath(*package.split("."))
-        shutil.rmtree(target, ignore_errors=True)  # no module of an older build may linger
-        dist = Distribution(
-            {
-                "name": "drifter-engine-compiled",
-                "ext_modules": mypycify(
-                    paths, opt_level="3", group_name=_group(package), target_dir=str(TEMP)
-                ),
-                "script_args": [
-                    "-q",
-                    "build_ext",
-                    "--build-lib",
-                    str(BUILD),
-                    "--build-temp",
-                    str(TEMP),
-                    "--parallel",
-                    "2",
-                ],
-                "packages": [],
-                "py_modules": [],
-            }
-        )
-        dist.parse_command_line()
-        dist.run_commands()
-        (target / MANIFEST).write_text(
-            json.dumps({"abi": _abi(), "sources": digests}, indent=1) + "\n"
-        )
+    pgo = os.environ.get(PGO_ENV, "1") != "0" and _gcc()
+    for stale in _profiles():  # counts of another source would mislead the compiler
+        stale.unlink()
+    if pgo:
+        for package in MODULES:
+            _compile(package, *PGO_GENERATE)
+        pgo = _train() and bool(_profiles())
+        if not pgo:
+            print("the training games did not run: building without a profile")
+    for package in MODULES:
+        _compile(package, *(PGO_USE if pgo else ([], [])))
         ok, why = check(package)
-        print(f"{package}: {why}")
+        print(f"{package}: {why}{' (profile-guided)' if pgo else ''}")
         if not ok:
             raise SystemExit(1)
+    for used in _profiles():
+        used.unlink()
 
 
 def main(argv: list[str]) -> None:

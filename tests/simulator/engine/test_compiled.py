@@ -152,3 +152,11 @@ def test_the_compiled_build_plays_bit_identical_games(monkeypatch):
     pure_build, pure_digest = _games(pure=True)
     assert (build, pure_build) == ("compiled/compiled", "pure Python/pure Python")
     assert digest == pure_digest
+
+
+def test_the_training_games_play_their_whole_mix():
+    """The profile-guided build is steered by these games: they must run in either build."""
+    from simulator.engine.training import train
+
+    # 240 heuristic and 400 random heads-up games, 120 on random decks, scaled by a fiftieth
+    assert train(0.02) == 5 + 8 + 2
