@@ -122,7 +122,7 @@ def _group(package: str) -> str:
 # calls. `-fno-semantic-interposition` lets it inline mypyc's runtime helpers, compiled into
 # the same file, into the engine's functions. Neither changes what the C computes (no fast
 # math, no -march: floating point is what the pure source gives, as the tests check).
-PGO_ENV = "DRIFTER_ENGINE_PGO"  # "0": one plain build (faster to make, a tenth slower to run)
+PGO_ENV = "DRIFTER_ENGINE_PGO"  # "0": one plain build (faster to make, slower to run)
 FLAGS = ["-fno-semantic-interposition", "-fno-plt"]
 PGO_GENERATE = (["-fprofile-generate", "-fprofile-update=single"], ["-fprofile-generate"])
 PGO_USE = (
@@ -204,19 +204,30 @@ def build() -> None:
     for stale in _profiles():  # counts of another source would mislead the compiler
         stale.unlink()
     if pgo:
-        for package in MODULES:
-            _compile(package, *PGO_GENERATE)
-        pgo = _train() and bool(_profiles())
+        try:
+            for package in MODULES:
+                _compile(package, *PGO_GENERATE)
+            pgo = _train() and bool(_profiles())
+        except Exception as exc:  # any failure here: the plain build below is still good
+            print(f"the instrumented build failed ({exc})")
+            pgo = False
         if not pgo:
-            print("the training games did not run: building without a profile")
-    for package in MODULES:
-        _compile(package, *(PGO_USE if pgo else ([], [])))
-        ok, why = check(package)
-        print(f"{package}: {why}{' (profile-guided)' if pgo else ''}")
-        if not ok:
-            raise SystemExit(1)
-    for used in _profiles():
-        used.unlink()
+            print("building without a profile")
+    try:
+        for package in MODULES:
+            _compile(package, *(PGO_USE if pgo else ([], [])))
+            ok, why = check(package)
+            print(f"{package}: {why}{' (profile-guided)' if pgo else ''}")
+            if not ok:
+                raise SystemExit(1)
+    except BaseException:
+        # never leave the instrumented build in use: it would write counts at every exit
+        for package in MODULES:
+            shutil.rmtree(BUILD.joinpath(*package.split(".")), ignore_errors=True)
+        raise
+    finally:
+        for used in _profiles():
+            used.unlink()
 
 
 def main(argv: list[str]) -> None:

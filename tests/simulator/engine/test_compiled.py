@@ -160,3 +160,67 @@ def test_the_training_games_play_their_whole_mix():
 
     # 240 heuristic and 400 random heads-up games, 120 on random decks, scaled by a fiftieth
     assert train(0.02) == 5 + 8 + 2
+
+
+@pytest.fixture
+def build_steps(tmp_path, monkeypatch):
+    """compiled.build with its compiles, checks and training games stood in for: which
+    flags each compile got, in order."""
+    calls: list[tuple[str, str]] = []
+    monkeypatch.setattr(compiled, "BUILD", tmp_path / "engine")
+    monkeypatch.setattr(compiled, "TEMP", tmp_path / "mypyc")
+    monkeypatch.setattr(os, "chdir", lambda _: None)
+    monkeypatch.setattr(compiled, "_gcc", lambda: True)
+    monkeypatch.delenv(compiled.PGO_ENV, raising=False)
+
+    def compile_(package, cflags, ldflags):
+        calls.append((package, cflags[0] if cflags else "plain"))
+        target = compiled.BUILD.joinpath(*package.split("."))
+        target.mkdir(parents=True, exist_ok=True)
+        (target / compiled.MANIFEST).write_text("{}")
+
+    def train():
+        compiled.TEMP.mkdir(parents=True, exist_ok=True)
+        (compiled.TEMP / "state.gcda").write_bytes(b"counts")
+        return True
+
+    monkeypatch.setattr(compiled, "_compile", compile_)
+    monkeypatch.setattr(compiled, "_train", train)
+    monkeypatch.setattr(compiled, "check", lambda package: (True, "ok"))
+    return calls
+
+
+def _flags(calls):
+    return [flag for _, flag in calls]
+
+
+def test_with_gcc_the_build_is_instrumented_trained_and_built_again_from_the_counts(build_steps):
+    compiled.build()
+    n = len(compiled.MODULES)
+    assert _flags(build_steps) == ["-fprofile-generate"] * n + ["-fprofile-use"] * n
+    assert not list(compiled.TEMP.rglob("*.gcda"))  # the counts are not kept for a later build
+
+
+def test_failing_training_games_or_the_switch_give_the_one_plain_build(build_steps, monkeypatch):
+    n = len(compiled.MODULES)
+    monkeypatch.setattr(compiled, "_train", lambda: False)
+    compiled.build()
+    assert _flags(build_steps) == ["-fprofile-generate"] * n + ["plain"] * n
+    build_steps.clear()
+    monkeypatch.setenv(compiled.PGO_ENV, "0")
+    compiled.build()
+    assert _flags(build_steps) == ["plain"] * n
+
+
+def test_a_failed_final_compile_leaves_no_instrumented_build_in_use(build_steps, monkeypatch):
+    real = compiled._compile
+
+    def fail_on_use(package, cflags, ldflags):
+        real(package, cflags, ldflags)
+        if cflags and cflags[0] == "-fprofile-use":
+            raise RuntimeError("the compiler broke")
+
+    monkeypatch.setattr(compiled, "_compile", fail_on_use)
+    with pytest.raises(RuntimeError, match="the compiler broke"):
+        compiled.build()
+    assert not list(compiled.BUILD.rglob(compiled.MANIFEST))
