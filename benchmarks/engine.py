@@ -53,7 +53,8 @@ from simulator.engine.compiled import active  # noqa: E402
 from simulator.engine.drifter import Seat, new_game, starter_seat  # noqa: E402
 from simulator.engine.drifter.bots import HeuristicBot, RandomBot, SearchBot  # noqa: E402
 from simulator.engine.drifter.cards import load_catalogue  # noqa: E402
-from simulator.engine.drifter.formats import RARITY_LIMITS, validate_deck  # noqa: E402
+from simulator.engine.drifter.formats import validate_deck  # noqa: E402
+from simulator.engine.training import random_seat  # noqa: E402
 
 SEATS = [starter_seat("A", "HSD-S1"), starter_seat("B", "HSD-S2")]
 
@@ -176,27 +177,17 @@ def paired_ratios(peer, saved: list, rounds: int, passes: int) -> list[float]:
 
 def random_deck(rng: random.Random, catalogue) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A random deck legal in the standard format: 54 cards within the copy limits (by name),
-    kicker chips worth exactly $50."""
+    kicker chips worth exactly $50 (the training games' random seats, drawn until one is)."""
     while True:
-        names: dict[str, int] = {}
-        deck: list[str] = []
-        while len(deck) < 54:
-            c = rng.choice(catalogue.cards)
-            if names.get(c.name, 0) >= RARITY_LIMITS.get(c.rarity, 1):
-                continue
-            names[c.name] = names.get(c.name, 0) + 1
-            deck.append(c.code)
-        chips, left = [], 50
-        for k in rng.sample(catalogue.chips, len(catalogue.chips)):
-            if k.value <= left:
-                chips.append(k.code)
-                left -= k.value
+        seat = random_seat("R", rng, catalogue, "random")
+        deck, chips = seat.deck, seat.chips
         cards = {code: deck.count(code) for code in set(deck)}
         kicker = {code: chips.count(code) for code in set(chips)}
-        if not left and not validate_deck(
+        worth = sum(catalogue.chip(code).value for code in chips)
+        if worth == 50 and not validate_deck(
             fmt="standard", cards=cards, kicker_chips=kicker, catalogue=catalogue
         ):
-            return tuple(deck), tuple(chips)
+            return deck, chips
 
 
 def game_lengths(games: int, decks: str) -> dict:
