@@ -17,7 +17,7 @@ from simulator.engine.drifter.bots import ISMCTS_ITERATIONS, SearchBot, ismcts
 from simulator.engine.drifter.narrate import narrate, narrate_events
 from simulator.games.base import CatalogueChanged, GameService, PreparedRules
 from simulator.games.drifter_table import drifter_action_label, drifter_table_view
-from simulator.games.plans import PlanPlayer, Problem
+from simulator.games.plans import GameFacts, PlanPlayer, Problem
 from simulator.games.players import apply_change, deck_source
 from simulator.games.problems import RunRefused, refuse
 
@@ -149,6 +149,22 @@ class Spec(GameService):
 
     def rebuild(self, record: dict[str, Any], catalogue: Any = None) -> Any:
         return replay(record, catalogue=catalogue, narrate=True)
+
+    def facts(self, state: Any, first: int) -> GameFacts:
+        """What final() reports, read from the state's fields, with the shootouts summed by
+        the engine (`DrifterState.shootout_tallies`): final() makes a dictionary of every
+        shootout of the game, which the aggregate only sums (play_chunk's bookkeeping on top
+        of the engine: docs/performance.md). The same facts and totals either way
+        (tests/simulator/test_runner.py)."""
+        return GameFacts(
+            winners=list(state.winners),
+            first=int(state.first),
+            stakes=list(state.stake),
+            turns=state.turns,
+            shootouts=state.shootouts,
+            played=[list(codes) for codes in state.played],
+            shootout_tallies=state.shootout_tallies(),
+        )
 
     def make_bot(self, name: str, seat: int, seed: int, budget: int | None = None) -> Any:
         if name == "search" and budget is not None:

@@ -148,6 +148,9 @@ def _record_game(
                     card = cards[code] = _empty_card()
                 card["games"] += 1
                 card["wins"] += solo_win
+    if facts.shootout_tallies is not None:
+        _record_tallies(agg, order, facts.shootout_tallies)
+        return
     for shootout in facts.shootout_log:
         key = shootout["stat"] or "highest"  # quick-start: each dude's highest stat
         for seat, chips, cards in zip(
@@ -166,6 +169,32 @@ def _record_game(
                 card["shootouts"] += 1
                 card["chips"] += chips
                 card["chips_sq"] += chips * chips
+
+
+def _record_tallies(
+    agg: MatchupAggregate,
+    order: list[int],
+    tallies: list[tuple[dict[str, list[int]], dict[str, list[int]]]],
+) -> None:
+    """A game's shootouts as the engine summed them per seat (GameFacts.shootout_tallies):
+    the totals the shootout log adds up entry by entry, added once per stat and card."""
+    for seat, (by_stat, by_card) in enumerate(tallies):
+        if not by_stat:
+            continue
+        entry = agg["positions"][order[seat]]
+        stats = entry["shootouts_by_stat"]
+        for key, (won, fought) in by_stat.items():
+            pair = stats.setdefault(key, [0, 0])
+            pair[0] += won
+            pair[1] += fought
+        cards = entry["cards"]
+        for code, (fought, chips, chips_sq) in by_card.items():
+            card = cards.get(code)
+            if card is None:
+                card = cards[code] = _empty_card()
+            card["shootouts"] += fought
+            card["chips"] += chips
+            card["chips_sq"] += chips_sq
 
 
 def finishing_places(stakes: list[int]) -> list[float]:

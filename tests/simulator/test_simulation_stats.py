@@ -202,3 +202,49 @@ def test_shootout_and_card_statistics_come_from_the_engines_final():
         }  # fmt: skip
     assert jane["cards"][code(11)]["chips"] == -24
     assert set(jane["cards"]) == {code(2), code(11), code(21)}
+
+
+def test_drifter_shootouts_summed_by_the_engine_give_the_aggregate_the_log_gives():
+    """Drifter's facts carry the shootouts as the engine sums them (shootout_tallies), not
+    final()'s log of every shootout: the aggregate, its every total and the order of its
+    keys, is what reading the log entry by entry gave, at 2 to 4 seats and quick start."""
+    import json
+    import random
+
+    from simulator.engine.drifter import new_game
+    from simulator.engine.drifter.bots import FACTORIES
+    from simulator.engine.drifter.cards import load_catalogue
+    from simulator.engine.drifter.variants import Rules
+    from simulator.engine.training import random_seat
+    from simulator.games import service_for
+    from simulator.games.base import GameService
+    from simulator.games.runner import _record_game, empty_matchup
+
+    game = service_for("drifter")
+    cat = load_catalogue()
+    rng = random.Random(5)
+    by_log: dict[int, dict] = {}
+    by_engine: dict[int, dict] = {}
+    fought = 0
+    for seed in range(30):
+        size = 2 + seed % 3
+        seats = [random_seat(f"P{i}", rng, cat, "heuristic") for i in range(size)]
+        rules = Rules(quick_start=size == 2 and seed % 4 == 0)
+        state = new_game(seats, rules=rules, seed=seed, record=False, catalogue=cat)
+        bots = [FACTORIES["heuristic"](i, seed * 16 + i) for i in range(size)]
+        first = state.to_act
+        while not state.is_over:
+            p = state.to_act
+            state.apply(bots[p].choose(state.view(p), state.legal_actions()))
+        order = list(range(size))[::-1]  # seats and positions apart
+        old = GameService.facts(game, state, first)  # final()'s facts, its shootout log
+        new = game.facts(state, first)
+        assert new.shootout_tallies is not None and not new.shootout_log
+        assert (new.winners, new.first, new.stakes, new.turns, new.played) == (
+            old.winners, old.first, old.stakes, old.turns, old.played
+        )  # fmt: skip
+        _record_game(by_log.setdefault(size, empty_matchup(size)), order, order, old)
+        _record_game(by_engine.setdefault(size, empty_matchup(size)), order, order, new)
+        fought += len(old.shootout_log)
+    assert fought > 100 and sorted(by_log) == [2, 3, 4]
+    assert json.dumps(by_engine) == json.dumps(by_log)

@@ -1197,6 +1197,37 @@ class DrifterState:
             ],
         }
 
+    def shootout_tallies(self) -> list[tuple[dict[str, list[int]], dict[str, list[int]]]]:
+        """Per seat, what its shootouts add up to (a simulation's aggregate keeps these,
+        simulator/games/runner.py): by stat ("highest" where none was named, quick-start),
+        [shootouts won, shootouts fought]; by card code it fought with, [shootouts, chips won
+        or lost, their squares]. The totals of final()'s shootout log read entry by entry,
+        summed here without making its dictionaries."""
+        out: list[tuple[dict[str, list[int]], dict[str, list[int]]]] = [
+            ({}, {}) for _ in range(self.n)
+        ]
+        for stat, _, seats, winners, net, _, cards in self.shootout_log:
+            key = stat if stat is not None and stat != "" else "highest"
+            for i in range(len(seats)):
+                q = seats[i]
+                chips = net[i]
+                by_stat, by_card = out[q]
+                pair = by_stat.get(key)
+                if pair is None:
+                    pair = by_stat[key] = [0, 0]
+                pair[1] += 1
+                if q in winners:
+                    pair[0] += 1
+                for code in cards[q]:
+                    sums = by_card.get(code)
+                    if sums is None:
+                        by_card[code] = [1, chips, chips * chips]
+                    else:
+                        sums[0] += 1
+                        sums[1] += chips
+                        sums[2] += chips * chips
+        return out
+
     def view(self, player: int) -> View:
         """What `player` may see now (see view.py)."""
         return View(self, player)
