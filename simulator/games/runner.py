@@ -150,8 +150,13 @@ def _record_game(
                 card["wins"] += solo_win
     if facts.shootout_tallies is not None:
         _record_tallies(agg, order, facts.shootout_tallies)
-        return
-    for shootout in facts.shootout_log:
+    else:
+        _record_log(agg, order, facts.shootout_log)
+
+
+def _record_log(agg: MatchupAggregate, order: list[int], log: list[dict[str, Any]]) -> None:
+    """A game's shootouts from its shootout log, entry by entry."""
+    for shootout in log:
         key = shootout["stat"] or "highest"  # quick-start: each dude's highest stat
         for seat, chips, cards in zip(
             shootout["seats"], shootout["net"], shootout["cards"], strict=True
