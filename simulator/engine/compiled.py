@@ -193,7 +193,13 @@ def _train() -> bool:
 
 
 def _profiles() -> list[Path]:
+    """The counts an instrumented build's processes wrote (next to the object files)."""
     return list(TEMP.rglob("*.gcda")) if TEMP.exists() else []
+
+
+def _drop_profiles() -> None:
+    for counts in _profiles():
+        counts.unlink()
 
 
 def build() -> None:
@@ -201,8 +207,7 @@ def build() -> None:
     guided by the training games' profile where the compiler is gcc, else one plain build."""
     os.chdir(ROOT)
     pgo = os.environ.get(PGO_ENV, "1") != "0" and _gcc()
-    for stale in _profiles():  # counts of another source would mislead the compiler
-        stale.unlink()
+    _drop_profiles()  # counts of another source would mislead the compiler
     if pgo:
         try:
             for package in MODULES:
@@ -216,18 +221,18 @@ def build() -> None:
     try:
         for package in MODULES:
             _compile(package, *(PGO_USE if pgo else ([], [])))
-            ok, why = check(package)
-            print(f"{package}: {why}{' (profile-guided)' if pgo else ''}")
-            if not ok:
-                raise SystemExit(1)
     except BaseException:
         # never leave the instrumented build in use: it would write counts at every exit
         for package in MODULES:
             shutil.rmtree(BUILD.joinpath(*package.split(".")), ignore_errors=True)
         raise
     finally:
-        for used in _profiles():
-            used.unlink()
+        _drop_profiles()
+    for package in MODULES:
+        ok, why = check(package)
+        print(f"{package}: {why}{' (profile-guided)' if pgo else ''}")
+        if not ok:
+            raise SystemExit(1)
 
 
 def main(argv: list[str]) -> None:
