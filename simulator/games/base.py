@@ -158,7 +158,6 @@ class GameService:
             shootouts=final.get("shootouts"),
             # final() made these lists for this call: no copy
             played=played,
-            shootout_log=final.get("shootout_log") or [],
         )
 
     # --- the table's service (simulator/table/services.py): rebuilding a game, its bots -----

@@ -152,13 +152,13 @@ class Spec(GameService):
 
     def facts(self, state: Any, first: int) -> GameFacts:
         """What final() reports, read from the state's fields, with the shootouts summed by
-        the engine (`DrifterState.shootout_tallies`): final() makes a dictionary of every
-        shootout of the game, which the aggregate only sums (play_chunk's bookkeeping on top
-        of the engine: docs/performance.md). The same facts and totals either way
-        (tests/simulator/test_runner.py)."""
+        the engine (`DrifterState.shootout_tallies`) rather than final()'s dictionary of each,
+        which the aggregate only sums (play_chunk's bookkeeping on top of the engine:
+        docs/performance.md). The same totals as final()'s shootout log
+        (tests/simulator/test_simulation_stats.py)."""
         return GameFacts(
             winners=list(state.winners),
-            first=int(state.first),
+            first=state.first,
             stakes=list(state.stake),
             turns=state.turns,
             shootouts=state.shootouts,

@@ -255,9 +255,9 @@ class GameFacts:
     shootouts: int | None = None
     # Card codes each seat played, once each (None: the game reports no cards).
     played: list[list[str]] | None = None
-    # The engine's shootout entries: stat, challenger, seats, winners, net, pot, cards.
-    shootout_log: list[dict[str, Any]] = field(default_factory=list)
-    # Or, where the engine sums them itself, per seat: (by stat [won, fought], by card code
-    # [shootouts, chips, chips squared]) (DrifterState.shootout_tallies); used instead of
-    # shootout_log.
-    shootout_tallies: list[tuple[dict[str, list[int]], dict[str, list[int]]]] | None = None
+    # Per seat, its shootouts as the engine sums them (a game that has shootouts:
+    # DrifterState.shootout_tallies): (by stat [won, fought], by card code [shootouts, chips,
+    # chips squared]).
+    shootout_tallies: list[tuple[dict[str, list[int]], dict[str, list[int]]]] = field(
+        default_factory=list
+    )

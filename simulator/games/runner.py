@@ -148,32 +148,7 @@ def _record_game(
                     card = cards[code] = _empty_card()
                 card["games"] += 1
                 card["wins"] += solo_win
-    if facts.shootout_tallies is not None:
-        _record_tallies(agg, order, facts.shootout_tallies)
-    else:
-        _record_log(agg, order, facts.shootout_log)
-
-
-def _record_log(agg: MatchupAggregate, order: list[int], log: list[dict[str, Any]]) -> None:
-    """A game's shootouts from its shootout log, entry by entry."""
-    for shootout in log:
-        key = shootout["stat"] or "highest"  # quick-start: each dude's highest stat
-        for seat, chips, cards in zip(
-            shootout["seats"], shootout["net"], shootout["cards"], strict=True
-        ):
-            entry = agg["positions"][order[seat]]
-            pair = entry["shootouts_by_stat"].setdefault(key, [0, 0])
-            pair[1] += 1
-            if seat in shootout["winners"]:
-                pair[0] += 1
-            tally = entry["cards"]
-            for code in cards:
-                card = tally.get(code)
-                if card is None:
-                    card = tally[code] = _empty_card()
-                card["shootouts"] += 1
-                card["chips"] += chips
-                card["chips_sq"] += chips * chips
+    _record_tallies(agg, order, facts.shootout_tallies)
 
 
 def _record_tallies(

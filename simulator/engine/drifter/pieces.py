@@ -49,7 +49,7 @@ _NO_EFFECTS: Final[list[tuple[Effect, int]]] = []
 # shared by every card, since most cards never hold any (a game made and freed three lists for
 # each of its cards, a fiftieth of a heuristic game). Never grown or emptied in place: a card
 # that gains one gets a list of its own (`dude.gear = [*dude.gear, card]`), and one that loses
-# its last goes back to these (tests/simulator/engine/test_pieces_share.py holds them empty).
+# its last goes back to these (tests/simulator/engine/drifter/test_pieces_share.py).
 NO_CARDS: Final[list[Card]] = []
 NO_KICKERS: Final[list[Kicker]] = []
 NO_MARKS: Final[list[Mark]] = []

@@ -1207,7 +1207,7 @@ class DrifterState:
             ({}, {}) for _ in range(self.n)
         ]
         for stat, _, seats, winners, net, _, cards in self.shootout_log:
-            key = stat if stat is not None and stat != "" else "highest"
+            key = stat or "highest"  # quick-start: each dude's highest stat
             for i in range(len(seats)):
                 q = seats[i]
                 chips = net[i]
