@@ -22,11 +22,12 @@ import time
 from simulator.engine.drifter import new_game, play, replay, starter_seat
 from simulator.engine.drifter.bots import FACTORIES
 from simulator.engine.drifter.cards import Catalogue, load_catalogue
-from simulator.engine.drifter.formats import RARITY_LIMITS
+from simulator.engine.drifter.formats import copy_limit
 from simulator.engine.drifter.pieces import Seat
 from simulator.engine.drifter.variants import PLAY_VARIANTS, Rules
 
 STARTERS = ("HSD-S1", "HSD-S2")
+STANDARD: frozenset[str] = frozenset()  # the standard format: no deck variant
 
 
 def random_seat(name: str, rng: random.Random, catalogue: Catalogue, bot: str) -> Seat:
@@ -35,7 +36,7 @@ def random_seat(name: str, rng: random.Random, catalogue: Catalogue, bot: str) -
     deck: list[str] = []
     while len(deck) < 54:
         c = rng.choice(catalogue.cards)
-        if names.get(c.name, 0) < RARITY_LIMITS.get(c.rarity, 1):
+        if names.get(c.name, 0) < (copy_limit(c.rarity, STANDARD) or 54):
             names[c.name] = names.get(c.name, 0) + 1
             deck.append(c.code)
     chips, left = [], 50
