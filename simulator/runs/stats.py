@@ -28,21 +28,34 @@ def merge(a: Any, b: Any) -> Any:
         return _copy(b)
     if b is None:
         return _copy(a)
-    if isinstance(a, Mapping):
-        out = {k: _copy(v) for k, v in a.items()}
-        for key, value in b.items():
-            out[key] = merge(out.get(key), value)
+    return _add_into(_copy(a), b)
+
+
+def _add_into(out: Any, b: Any) -> Any:
+    """`b` added into `out`, a tree of our own (a fresh copy): its dicts and lists are
+    updated in place, and whatever `b` adds is copied, so each node is copied once (merging
+    into a copy that was then copied again, level by level, made a run's per-chunk merge the
+    costliest step of counting a chunk). Leaves add as `out + b`, as `merge` does."""
+    if b is None:
         return out
-    if isinstance(a, list):
-        longer, shorter = (a, b) if len(a) >= len(b) else (b, a)
-        return [
-            merge(x, shorter[i]) if i < len(shorter) else _copy(x) for i, x in enumerate(longer)
-        ]
-    return a + b
+    if out is None:
+        return _copy(b)
+    if isinstance(out, dict):
+        for key, value in b.items():
+            out[key] = _add_into(out.get(key), value)
+        return out
+    if isinstance(out, list):
+        for i, value in enumerate(b):
+            if i < len(out):
+                out[i] = _add_into(out[i], value)
+            else:
+                out.append(_copy(value))
+        return out
+    return out + b
 
 
 def _copy(x: Any) -> Any:
-    if isinstance(x, Mapping):
+    if isinstance(x, dict):
         return {k: _copy(v) for k, v in x.items()}
     if isinstance(x, list):
         return [_copy(v) for v in x]
@@ -53,7 +66,7 @@ def merge_all(trees: Iterable[Any]) -> Any:
     """Every tree of `trees` merged (None for none)."""
     out = None
     for tree in trees:
-        out = merge(out, tree)
+        out = _add_into(out, tree)
     return out
 
 

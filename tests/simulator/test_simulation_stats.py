@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import math
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from simulator.games.runner import game_seed, play_chunk, rotation, sample_indices
 from simulator.runs import stats
@@ -48,6 +51,63 @@ def test_merge_adds_leaf_by_leaf_and_leaves_its_arguments_alone():
     merged = stats.merge(a, b)
     assert merged == {"games": 3, "hist": {"3": 1, "5": 3}, "pos": [{"w": 1}, {"w": 1}], "new": 4}
     assert a["hist"] == {"3": 1, "5": 1}
+
+
+def _reference_merge(a, b):
+    """merge as the rule says it, node by node, with no copying tricks."""
+    if a is None or b is None:
+        return copy.deepcopy(b if a is None else a)
+    if isinstance(a, dict):
+        return {
+            k: _reference_merge(a.get(k), b.get(k)) for k in [*a, *(k for k in b if k not in a)]
+        }
+    if isinstance(a, list):
+        n = max(len(a), len(b))
+        return [_reference_merge(a[i] if i < len(a) else None, b[i] if i < len(b) else None)
+                for i in range(n)]  # fmt: skip
+    return a + b
+
+
+def _trees(depth: int = 3):
+    leaves = st.integers(0, 50) | st.floats(0, 10, allow_nan=False)
+    keys = st.sampled_from(["games", "won", "7", "HSD-001", "pos"])
+    if depth == 0:
+        return leaves
+    inner = _trees(depth - 1)
+    return st.dictionaries(keys, inner, max_size=4) | st.lists(inner, max_size=3) | leaves
+
+
+def _node_ids(tree, out):
+    if isinstance(tree, (dict, list)):
+        out.add(id(tree))
+        for child in tree.values() if isinstance(tree, dict) else tree:
+            _node_ids(child, out)
+    return out
+
+
+@given(a=st.dictionaries(st.sampled_from(["m", "n", "o"]), _trees(), max_size=3),
+       b=st.dictionaries(st.sampled_from(["m", "n", "o"]), _trees(), max_size=3))  # fmt: skip
+def test_merge_is_the_leaf_by_leaf_sum_and_shares_no_node_with_its_arguments(a, b):
+    """Same shapes on both sides where keys meet (as aggregates of one plan have)."""
+    assume(_same_shapes(a, b))
+    before = copy.deepcopy((a, b))
+    merged = stats.merge(a, b)
+    assert merged == _reference_merge(a, b)
+    assert (a, b) == before
+    assert not _node_ids(merged, set()) & (_node_ids(a, set()) | _node_ids(b, set()))
+    assert stats.merge_all([a, b]) == merged
+
+
+def _same_shapes(a, b) -> bool:
+    if a is None or b is None:
+        return True
+    if isinstance(a, dict) or isinstance(b, dict):
+        return (isinstance(a, dict) and isinstance(b, dict)
+                and all(_same_shapes(a.get(k), b.get(k)) for k in set(a) | set(b)))  # fmt: skip
+    if isinstance(a, list) or isinstance(b, list):
+        return (isinstance(a, list) and isinstance(b, list)
+                and all(_same_shapes(x, y) for x, y in zip(a, b, strict=False)))  # fmt: skip
+    return True
 
 
 @pytest.mark.parametrize("size", [1, 7, 30, 120])
