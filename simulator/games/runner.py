@@ -73,7 +73,7 @@ def sample_indices(games: int, per_matchup: int) -> set[int]:
     if per_matchup <= 0 or games <= 0:
         return set()
     step = max(1, games // per_matchup)
-    return {i for i in range(0, games, step)}.intersection(range(step * per_matchup))
+    return set(range(0, min(games, step * per_matchup), step))
 
 
 def _bump(counts: dict[str, int], value: object) -> None:

@@ -16,7 +16,6 @@ import json
 import logging
 import multiprocessing
 import random
-import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -42,6 +41,7 @@ from simulator.games.players import budget_problems, prepare_player
 from simulator.games.problems import RunRefused, refuse
 from simulator.games.runner import ChunkOutcome, estimate_cost, play_chunk, sample_indices
 from simulator.runs.followers import followers
+from simulator.runs.leases import Leased
 from simulator.runs.models import (
     ChunkResult,
     GameSample,
@@ -141,10 +141,10 @@ def _chunking(
     worker busy with one chunk each, where cutting each in two would double the chunks' cost
     of claiming and counting), so that the workers end together (7 chunks on 2 workers left
     one idle for a seventh of the run); and the last round of chunks cut into a round of
-    halves and two rounds of quarters, so that a worker whose chunks played slower holds the
-    others up by a quarter of a chunk at most (with halves only, the benchmark's two workers
-    still ended 0.15 s apart on 10,000 games: a third of the run's overhead; a quarter adds
-    two small chunks and their ~10 ms each).
+    halves, a round of quarters and two rounds of eighths, so that a worker whose chunks played
+    slower holds the others up by an eighth of a chunk at most (with halves then quarters, one
+    of the benchmark's two workers stood idle for about 80 ms at the end of 10,000 games: the
+    largest share of the run's overhead once a chunk cost 6 ms to claim and count).
 
     A chunk plays its indices for every matchup, so one index costs `matchups` games.
     """
@@ -160,13 +160,13 @@ def _chunking(
     size = -(-games // balanced)
     bounds = [(start, min(games, start + size)) for start in range(0, games, size)]
     rounds = len(bounds) // workers
-    if rounds >= 2 and len(bounds) + 2 * workers <= max_chunks:
+    if rounds >= 2 and len(bounds) + 3 * workers <= max_chunks:
         tail = bounds[-workers][0]
-        quarters = 4 * workers
-        if games - tail >= quarters:
-            # a round of halves, then two of quarters: the cut points in quarters of the tail
-            steps = [2 * j for j in range(workers)] + list(range(2 * workers, quarters + 1))
-            cuts = [tail + (games - tail) * j // quarters for j in steps]
+        eighths = 8 * workers
+        if games - tail >= eighths:
+            # in eighths of a chunk: a round of halves (4), of quarters (2), two of eighths (1)
+            steps = itertools.accumulate([0] + [4] * workers + [2] * workers + [1] * 2 * workers)
+            cuts = [tail + (games - tail) * j // eighths for j in steps]
             bounds = bounds[:-workers] + list(itertools.pairwise(cuts))
     return bounds
 
@@ -585,10 +585,14 @@ def run_dispatch(*, run_id: int) -> int:
     """
     window = conf.get("SIMULATION_DISPATCH_WINDOW")
     sent = 0
+    chunks = Chunk.objects.filter(run_id=run_id)
+    if not chunks.filter(status=Chunk.Status.PENDING).exists():
+        # Nothing left to send (a chunk never goes back to pending): most of a run's chunks
+        # end here, without a transaction.
+        return 0
     with transaction.atomic():
         if not Run.objects.filter(pk=run_id, status__in=Run.ACTIVE).exists():
             return 0
-        chunks = Chunk.objects.filter(run_id=run_id)
         in_flight = chunks.filter(status__in=[Chunk.Status.QUEUED, Chunk.Status.RUNNING]).count()
         free = window - in_flight
         if free <= 0:
@@ -609,6 +613,10 @@ def run_dispatch(*, run_id: int) -> int:
 
 
 # --- executing a chunk -----------------------------------------------------------------------
+
+
+#: The run's fields _finish_chunk_locked may change.
+FINISH_FIELDS = ("chunks_done", "chunks_failed", "status", "started_at", "error", "finished_at")
 
 
 def _finish_chunk_locked(run: SimulationRun, *, failed: bool) -> None:
@@ -661,6 +669,7 @@ def _claim(chunk_id: int, send_no: int, worker: str) -> SimulationChunk | None:
         ):  # fmt: skip
             return None
         run = Run.objects.get(pk=chunk.run_id)
+        chunk.run = run  # the caller plays it: no second read of the run
         if not run.is_active:
             # Cancelled (or finished): the worker skips the chunk instead of playing it.
             chunk.status = Chunk.Status.SKIPPED
@@ -740,45 +749,6 @@ def _lease() -> timedelta:
     return timedelta(seconds=conf.get("SIMULATION_LEASE_SECONDS"))
 
 
-class _Leased:
-    """While a chunk plays, a thread of its own renews the chunk's lease every third of
-    SIMULATION_LEASE_SECONDS (the game loop never waits for it, and a game longer than the
-    lease keeps it). The renewal is conditional on this send: a chunk re-sent meanwhile is no
-    longer this worker's to keep. Nothing is renewed from inside a transaction of the caller's
-    (a test's), which another connection could not see through."""
-
-    def __init__(self, chunk_id: int, send_no: int) -> None:
-        self.chunk_id, self.send_no = chunk_id, send_no
-        self.stop = threading.Event()
-        self.thread: threading.Thread | None = None
-
-    def __enter__(self) -> _Leased:
-        if not transaction.get_connection().in_atomic_block:
-            self.thread = threading.Thread(
-                target=self._renew, name=f"lease-{self.chunk_id}", daemon=True
-            )
-            self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        if self.thread is not None:
-            self.thread.join()
-
-    def _renew(self) -> None:
-        lease = _lease()
-        try:
-            while not self.stop.wait(lease.total_seconds() / 3):
-                try:
-                    Chunk.objects.filter(
-                        pk=self.chunk_id, status=Chunk.Status.RUNNING, sends=self.send_no
-                    ).update(lease_until=timezone.now() + lease)
-                except DatabaseError:  # the next renewal tries again; the lease has slack
-                    log.warning("chunk %s: its lease could not be renewed", self.chunk_id)
-        finally:
-            connections.close_all()  # this thread's own connections
-
-
 def _cancel_probe(run_id: int, every: float = 0.5) -> Callable[[], bool]:
     """A cheap `should_stop` for play_chunk: looks at the run at most every `every` seconds."""
     last = [time.monotonic()]
@@ -802,11 +772,11 @@ def chunk_execute(*, chunk_id: int, send_no: int, worker: str = "") -> str:
     chunk = _claim(chunk_id, send_no, worker)
     if chunk is None:
         return "skipped"
-    run = Run.objects.get(pk=chunk.run_id)
+    run = chunk.run
     plan: Plan = run.plan
     kept = plan.get("sample_records", conf.get("SIMULATION_SAMPLE_RECORDS"))
     per_matchup = max(1, kept // len(plan["matchups"])) if kept else 0
-    sample = sample_indices(run.games, per_matchup) & set(range(chunk.start, chunk.end))
+    sample = {i for i in sample_indices(run.games, per_matchup) if chunk.start <= i < chunk.end}
     try:
         catalogue = _catalogue_for(run)
     except CatalogueChanged as exc:
@@ -814,7 +784,7 @@ def chunk_execute(*, chunk_id: int, send_no: int, worker: str = "") -> str:
         _fail_run(run.pk, chunk_id, str(exc))
         return "failed"
     try:
-        with _Leased(chunk_id, send_no):
+        with Leased(chunk_id, send_no):
             outcome = play_chunk(
                 plan, chunk.start, chunk.end, sample=sample, catalogue=catalogue,
                 should_stop=_cancel_probe(run.pk),
@@ -867,7 +837,7 @@ def _count_outcome(
         locked.aggregate = merge(locked.aggregate, outcome.aggregate)
         locked.games_done += outcome.games
         _finish_chunk_locked(locked, failed=False)
-        locked.save()
+        locked.save(update_fields=["aggregate", "games_done", *FINISH_FIELDS])
         if not locked.is_active:
             transaction.on_commit(partial(_run_ended, run_id))
     return "done"
@@ -891,7 +861,7 @@ def run_reconcile(*, run: SimulationRun | None = None) -> dict[str, int]:
     """Re-send chunks that went missing; fail chunks re-sent too often; top up dispatch.
 
     A chunk queued for longer than SIMULATION_QUEUED_STALE_SECONDS without starting (the broker
-    lost the message), or playing with its lease run out (its worker died: see `_Leased`), is
+    lost the message), or playing with its lease run out (its worker died: see `leases.Leased`), is
     sent again with a new send number; the old message, if it ever arrives, is then ignored.
     This reconciles every active run (or just `run`) at once, for the `simulation_reconcile`
     command and the `simulator.reconcile` task; the workers' timer calls `runs_reconcile_due`,

@@ -260,6 +260,48 @@ def test_a_worker_renews_its_chunks_lease_while_it_plays(settings, monkeypatch):
     assert leases[-1] > chunk.started_at + timedelta(seconds=0.6)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_one_keeper_thread_renews_every_chunk_held_and_stops_at_release(settings):
+    """Holding a chunk starts no thread of its own (a thread per chunk cost ~4 ms of every
+    chunk on busy cores: leases.py); the process's one keeper renews each held chunk, and a
+    released one no more."""
+    import threading
+
+    from simulator.runs.leases import Leased
+    from tests.factories import UserFactory
+
+    settings.SIMULATION_LEASE_SECONDS = 0.3
+    run = make_run(UserFactory(), games=4, dispatch=False)
+    a, b = SimulationChunk.objects.filter(run=run).order_by("index")[:2]
+    past = timezone.now() - timedelta(hours=1)
+    SimulationChunk.objects.filter(pk__in=[a.pk, b.pk]).update(
+        status="running", sends=1, lease_until=past
+    )
+
+    def lease(chunk):
+        return SimulationChunk.objects.get(pk=chunk.pk).lease_until
+
+    def eventually(condition):
+        for _ in range(500):
+            if condition():
+                return True
+            time.sleep(0.02)
+        return False
+
+    with Leased(a.pk, 1):
+        with Leased(b.pk, 1):
+            assert eventually(lambda: lease(a) > past and lease(b) > past)
+        # a renewal under way as b was released may still renew it once: let two pass
+        for _ in range(2):
+            before = lease(a)
+            assert eventually(lambda before=before: lease(a) > before)
+        released, renewed = lease(b), lease(a)
+        assert eventually(lambda: lease(a) > renewed + timedelta(seconds=0.2))
+        assert lease(b) == released
+    keepers = [t for t in threading.enumerate() if t.name == "chunk-leases"]
+    assert len(keepers) == 1
+
+
 def test_the_queue_is_fixed_when_the_run_is_created(
     user, settings, no_broker, django_capture_on_commit_callbacks
 ):
@@ -313,9 +355,9 @@ def test_chunk_sizes_are_calibrated_from_the_chunks_already_played(user, setting
 @pytest.mark.parametrize("workers", [1, 2, 3, 8])
 def test_a_run_is_cut_so_that_its_workers_finish_together(user, settings, workers):
     """Rounds of one chunk a worker, of one size, then the last round cut into a round of
-    halves and two of quarters: 7 chunks on 2 workers left one idle for a whole chunk at the
-    end (a seventh of the run), and a worker whose chunks played slower holds the others up by
-    a quarter of a chunk at most."""
+    halves, one of quarters and two of eighths: 7 chunks on 2 workers left one idle for a whole
+    chunk at the end (a seventh of the run), and a worker whose chunks played slower holds the
+    others up by an eighth of a chunk at most."""
     settings.SIMULATION_WORKERS = workers
     settings.SIMULATION_CHUNK_SECONDS = 1.0
     settings.SIMULATION_MAX_ACTIVE_RUNS = 10
@@ -328,22 +370,25 @@ def test_a_run_is_cut_so_that_its_workers_finish_together(user, settings, worker
         assert [c.start for c in chunks[1:]] == [c.end for c in chunks[:-1]]  # no gap, no overlap
         assert chunks[0].start == 0 and sizes[0] == run.chunk_size == max(sizes)
         assert all(0 < size <= run.chunk_size for size in sizes)
-        cut = run.chunk_count >= 5 * workers and sizes[-1] <= run.chunk_size // 4 + 1
+        cut = run.chunk_count >= 6 * workers and sizes[-1] <= run.chunk_size // 8 + 1
         if cut:
-            # whole rounds, then the last round as a round of halves and two of quarters
+            # whole rounds, then the last round as rounds of halves, quarters and eighths
             assert run.chunk_count % workers == 0
-            halves, quarters = sizes[-3 * workers : -2 * workers], sizes[-2 * workers :]
-            assert max(halves) <= run.chunk_size // 2 + 1 and max(halves) - min(halves) <= 1
-            assert max(quarters) <= run.chunk_size // 4 + 1 and max(quarters) - min(quarters) <= 1
-            assert abs(sum(halves) - sum(quarters)) <= workers
-            assert all(s == run.chunk_size for s in sizes[: -3 * workers])
+            w = workers
+            halves, quarters = sizes[-4 * w : -3 * w], sizes[-3 * w : -2 * w]
+            eighths = sizes[-2 * w :]
+            for part, share in ((halves, 2), (quarters, 4), (eighths, 8)):
+                assert max(part) <= run.chunk_size // share + 1 and max(part) - min(part) <= 1
+            assert abs(sum(halves) - 2 * sum(quarters)) <= 2 * w
+            assert abs(sum(quarters) - sum(eighths)) <= w
+            assert all(s == run.chunk_size for s in sizes[: -4 * w])
         cuts.append(cut)
-        # Each worker, taking the next chunk as it finishes one, ends within a quarter of a
+        # Each worker, taking the next chunk as it finishes one, ends within an eighth of a
         # chunk of the others (chunks playing at an even pace), or half of one uncut.
         ends = [0] * workers
         for size in sizes:
             ends[ends.index(min(ends))] += size
-        assert max(ends) - min(ends) <= max(1, run.chunk_size // (4 if cut else 2) + 1)
+        assert max(ends) - min(ends) <= max(1, run.chunk_size // (8 if cut else 2) + 1)
     assert any(cuts)  # the longer runs have rounds enough to cut their last one
 
 
