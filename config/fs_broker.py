@@ -8,13 +8,26 @@ worker waited for the reconciler, 2026-11-29). Here the message is written under
 queue reads (`.NAME.part`: kombu's `_get` takes only `<stamp>_<uuid>.<queue>.msg`) and then
 renamed to its final name, which POSIX does atomically. Everything else is kombu's.
 `config/celery.py` points the `filesystem` alias here.
+
+An idle worker wakes as a message arrives. kombu's transport sleeps `polling_interval` between
+looks at an empty folder, so a run's first chunks waited half of it on average for each worker
+(25 ms at our 50 ms: 3% of the worker time of a 2-second run). On Linux the worker here waits
+on an inotify watch of the folder instead, which the rename that delivers a message wakes at
+once; it still looks every WATCHED_POLL_SECONDS in case an event was lost (the kernel's queue
+overflowed), and a 20th of the looks kombu makes is also a 20th of an idle worker's CPU.
+Elsewhere, or if the watch cannot be made, it sleeps as kombu does.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import errno
 import os
+import select
 import uuid
-from time import monotonic
+from queue import Empty
+from time import monotonic, sleep
 
 from kombu.exceptions import ChannelError
 from kombu.transport import filesystem
@@ -36,5 +49,85 @@ class Channel(filesystem.Channel):
             raise ChannelError(f"Cannot add file {final!r} to directory") from exc
 
 
+#: How often a worker waiting on an inotify watch still looks at its folder (seconds).
+WATCHED_POLL_SECONDS = 1.0
+# inotify(7): a file renamed into, or closed after writing in, the watched folder.
+_IN_MOVED_TO, _IN_CLOSE_WRITE = 0x80, 0x08
+_IN_NONBLOCK, _IN_CLOEXEC = os.O_NONBLOCK, os.O_CLOEXEC
+
+
+def _inotify_watch(folder: str) -> int | None:
+    """A non-blocking inotify descriptor watching `folder` for arriving files, or None where
+    there is no inotify (not Linux, no libc, no watch allowed)."""
+    name = ctypes.util.find_library("c")
+    if not name or not hasattr(os, "O_CLOEXEC"):
+        return None
+    try:
+        libc = ctypes.CDLL(name, use_errno=True)
+        fd = libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
+    except (OSError, AttributeError):
+        return None
+    if fd < 0:
+        return None
+    if libc.inotify_add_watch(fd, os.fsencode(folder), _IN_MOVED_TO | _IN_CLOSE_WRITE) < 0:
+        os.close(fd)
+        return None
+    return fd
+
+
 class Transport(filesystem.Transport):
+    """kombu's filesystem transport, woken by inotify instead of sleeping between looks."""
+
     Channel = Channel
+    _watch: int | None = None
+    _watched: str | None = None
+
+    def drain_events(self, connection, timeout=None):
+        started = monotonic()
+        while True:
+            try:
+                self.cycle.get(self._deliver, timeout=timeout)
+                return
+            except Empty:
+                waited = monotonic() - started
+                if timeout is not None and waited >= timeout:
+                    raise TimeoutError() from None
+                left = None if timeout is None else timeout - waited
+                self._wait(left)
+
+    def _wait(self, left: float | None) -> None:
+        """Until a message may have arrived: an inotify event, else the polling interval."""
+        fd = self._watch_fd()
+        if fd is None:
+            pause = self.polling_interval or 0.0
+            sleep(pause if left is None else min(pause, left))
+            return
+        pause = WATCHED_POLL_SECONDS if left is None else min(WATCHED_POLL_SECONDS, left)
+        readable, _, _ = select.select([fd], [], [], pause)
+        if readable:
+            try:
+                while os.read(fd, 65536):
+                    pass  # empty the event queue: the next look at the folder sees them all
+            except BlockingIOError:
+                pass
+            except OSError as exc:
+                if exc.errno != errno.EAGAIN:
+                    raise
+
+    def _watch_fd(self) -> int | None:
+        folder = self.channels[0].data_folder_in if self.channels else None
+        if folder != self._watched:
+            self.close_watch()
+            self._watched = folder
+            self._watch = _inotify_watch(folder) if folder else None
+        return self._watch
+
+    def close_watch(self) -> None:
+        if self._watch is not None:
+            os.close(self._watch)
+        self._watch = None
+        self._watched = None
+
+    def close_connection(self, connection):
+        self.close_watch()
+        super().close_connection(connection)
