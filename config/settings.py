@@ -341,6 +341,11 @@ CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# Celery's Django fixup closes every database connection before and after each task unless
+# this is set (it then closes them every 2 x this many): a new connection for every chunk.
+# simulator.runs.tasks closes them as Django does between two requests instead, by CONN_MAX_AGE
+# (0 unless set: at every task, as before; `simulation_workers` gives its workers 600 s).
+CELERY_DB_REUSE_MAX = 1_000_000_000
 
 # --- The table's push channel (issue #26, docs/operations.md): one web process on the embedded
 # default keeps its channel layer in memory; with Redis (CHANNEL_LAYER_URL, else a redis://

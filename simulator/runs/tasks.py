@@ -8,7 +8,8 @@ import logging
 from typing import Any
 
 from celery import bootsteps, shared_task
-from celery.signals import task_received, worker_ready
+from celery.signals import task_postrun, task_prerun, task_received, worker_ready
+from django.db import close_old_connections
 from django.utils import timezone
 
 from simulator.common import conf
@@ -92,8 +93,6 @@ class ReconcileTimer(bootsteps.StartStopStep):
 
 def reconcile_due() -> None:
     """One tick of ReconcileTimer; an error is logged and the next tick tries again."""
-    from django.db import close_old_connections
-
     close_old_connections()
     try:
         runs_reconcile_due()
@@ -101,6 +100,19 @@ def reconcile_due() -> None:
         log.exception("reconciling the active simulation runs failed")
     finally:
         close_old_connections()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def close_old_database_connections(task: Any = None, **kwargs: Any) -> None:
+    """Before and after every task, what Django does around a request: close this thread's
+    connections that are past CONN_MAX_AGE, broken or left mid-transaction, and have the next
+    use check the one kept (CONN_HEALTH_CHECKS). In place of Celery's own closing of every
+    connection (CELERY_DB_REUSE_MAX, config/settings.py). A task run eagerly (inside a test's
+    transaction) leaves them alone, as Celery does."""
+    if task is not None and getattr(task.request, "is_eager", False):
+        return
+    close_old_connections()
 
 
 @worker_ready.connect

@@ -81,3 +81,41 @@ def test_the_chunks_a_dead_worker_was_playing_are_sent_again_at_once(
     assert (chunk.status, chunk.sends) == ("queued", 2)
     assert sent == [(chunk.pk, 2, run.plan["queue"])]
     assert "w-1@a's chunks: 1 re-sent, 0 failed" in out.getvalue()
+
+
+def test_workers_keep_their_database_connection_unless_told_otherwise(monkeypatch):
+    from simulator.management.commands.simulation_workers import worker_environment
+
+    monkeypatch.delenv("CONN_MAX_AGE", raising=False)
+    assert worker_environment()["CONN_MAX_AGE"] == "600"
+    monkeypatch.setenv("CONN_MAX_AGE", "0")
+    assert worker_environment()["CONN_MAX_AGE"] == "0"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("max_age", [600, 0])
+def test_between_tasks_a_connection_is_kept_or_closed_as_conn_max_age_says(max_age):
+    """Celery's own fixup no longer closes every connection around every task
+    (CELERY_DB_REUSE_MAX); ours closes by CONN_MAX_AGE, as Django does between requests."""
+    from types import SimpleNamespace
+
+    from celery.fixups.django import DjangoWorkerFixup
+    from django.db import connection
+
+    from config.celery import app
+    from simulator.runs.tasks import close_old_database_connections
+
+    task = SimpleNamespace(request=SimpleNamespace(is_eager=False))
+    saved = connection.settings_dict["CONN_MAX_AGE"]
+    connection.close()
+    connection.settings_dict["CONN_MAX_AGE"] = max_age
+    try:
+        connection.ensure_connection()
+        opened = connection.connection
+        DjangoWorkerFixup(app).close_database()  # what Celery runs before and after a task
+        assert connection.connection is opened
+        close_old_database_connections(task=task)
+        assert (connection.connection is opened) == (max_age > 0)
+    finally:
+        connection.close()
+        connection.settings_dict["CONN_MAX_AGE"] = saved

@@ -18,6 +18,7 @@ this command exits. Whatever follows `--` is passed to every `celery worker`.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -40,6 +41,20 @@ KILLED_HEALTHY_SECONDS = 3.0
 MAX_DELAY = 60.0
 
 
+#: How long a worker process keeps its database connection (CONN_MAX_AGE) unless the
+#: environment says otherwise. Celery closes a connection after every task whose age is up, and
+#: with the default (0) each chunk opened one (SQLite runs its PRAGMAs on every open; PostgreSQL
+#: forks a backend): a few milliseconds of a worker's time between every two chunks. A solo
+#: worker is one long-lived process on one thread, so keeping it is safe; CONN_HEALTH_CHECKS
+#: replaces one the database dropped.
+WORKER_CONN_MAX_AGE = "600"
+
+
+def worker_environment() -> dict[str, str]:
+    """The environment a worker process starts with: this one's, CONN_MAX_AGE defaulted."""
+    return {"CONN_MAX_AGE": WORKER_CONN_MAX_AGE, **os.environ}
+
+
 @dataclass
 class Worker:
     """One `celery worker --pool=solo` process and when to start it again if it died."""
@@ -52,7 +67,7 @@ class Worker:
     restart_at: float = 0.0
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(self.command, cwd=settings.BASE_DIR)
+        self.proc = subprocess.Popen(self.command, cwd=settings.BASE_DIR, env=worker_environment())
         self.started = time.monotonic()
 
     @property
