@@ -5,13 +5,14 @@ worker processes, against the same games played in one in-process loop.
 
 Not a test: prints the wall times, the ratio (goal >= 1.8 on 2 cores) and the per-task
 overhead (the workers' time from submission to the run's last game counted, beyond the chunks'
-own play time, per chunk). The run is submitted as to a server that has served one before: a
-run of a few games goes first (`--cold`: not). The workers are the layout `make run` starts
-(`--layout solo`: `manage.py simulation_workers`) or the one it started before (`--layout
-prefork`), at the configured CPU priority unless `--worker-nice` says otherwise. The database
-and broker are throwaway ones in a temporary folder (SQLite + filesystem://) unless
-CELERY_BROKER_URL / DATABASE_URL are set (`--postgres`: a throwaway PostgreSQL database). The
-same plan and seeds are played both ways, and the two aggregates are checked to be identical.
+own play time, per chunk). The run is submitted as by a web server that has started: this
+process warms up as one does (`runs.services.submit_warm`; `--cold`: not). The workers are the
+layout `make run` starts (`--layout solo`: `manage.py simulation_workers`) or the one it
+started before (`--layout prefork`), at the configured CPU priority unless `--worker-nice` says
+otherwise. The database and broker are throwaway ones in a temporary folder (SQLite +
+filesystem://) unless CELERY_BROKER_URL / DATABASE_URL are set (`--postgres`: a throwaway
+PostgreSQL database). The same plan and seeds are played both ways, and the two aggregates are
+checked to be identical.
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ def main() -> None:
     parser.add_argument(
         "--cold",
         action="store_true",
-        help="Submit the run first thing, without a run of a few games before it to warm up.",
+        help="Submit the run without the warm-up a web server does as it starts.",
     )
     parser.add_argument(
         "--postgres", action="store_true", help="A throwaway PostgreSQL database (see harness)."
@@ -152,9 +153,11 @@ def main() -> None:
     try:
         wait_until_ready(queue, args.workers if args.layout == "solo" else 1)
         if not args.cold:
-            # A server that has served a run before: this process's catalogue and broker
-            # connection loaded, the workers' database connections open.
-            play_run(owner, players, 2 * args.workers, seed=2)
+            # As the web server does as it starts (config/asgi.py): the games' services
+            # imported, their catalogues loaded and the broker connected.
+            from simulator.runs.services import submit_warm
+
+            submit_warm()
         cpu_before = tree_cpu_seconds(workers.pid)
         from django.utils import timezone
 

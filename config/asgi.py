@@ -13,6 +13,7 @@ import asyncio
 import gc
 import logging
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import django
@@ -72,8 +73,10 @@ from channels.db import database_sync_to_async  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.db import connections  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
+from simulator.runs.services import submit_warm  # noqa: E402
 from simulator.table import announce, presence  # noqa: E402
 from simulator.table.routing import websocket_urlpatterns  # noqa: E402
 from simulator.table.seating import clock_tick  # noqa: E402
@@ -93,6 +96,15 @@ def settle_memory() -> None:
     gc.set_threshold(10_000, 10, 10)
 
 
+def warm_submission() -> None:
+    """A run's first submission as fast as the next (runs.services.submit_warm), in a thread
+    of its own at start-up; its database connection is closed when it is done."""
+    try:
+        submit_warm()
+    finally:
+        connections.close_all()
+
+
 class TableClock:
     """ASGI lifespan: tick the table's clock every `TABLE_CLOCK_SECONDS` while serving, and
     renew the presence of the people whose push channel this process holds every second.
@@ -110,6 +122,8 @@ class TableClock:
                 if self.settle:
                     settle_memory()
                 announce.serve_on(asyncio.get_running_loop())
+                if self.settle:  # a served process, not a test's
+                    threading.Thread(target=warm_submission, name="warm", daemon=True).start()
                 tasks.append(asyncio.create_task(self.present()))
                 if settings.TABLE_CLOCK_SECONDS:
                     tasks.append(asyncio.create_task(self.run(settings.TABLE_CLOCK_SECONDS)))

@@ -710,6 +710,21 @@ def worker_warm() -> None:
             return
 
 
+def submit_warm() -> None:
+    """What a process that submits runs (the web server) would otherwise do in its first
+    submission, while the workers wait for it: import every game's service, load each game's
+    catalogue (prepare_player reads it) and connect to the broker (about 30 ms of a run's
+    start on this project's machines: benchmarks/simulations.py --cold). The web server calls
+    this in a thread of its own as it starts (config/asgi.py); what cannot be done yet (a
+    database not migrated, a broker not up) is left to the first submission."""
+    worker_warm()
+    try:
+        with current_app.producer_pool.acquire(block=True, timeout=5) as producer:
+            producer.connection.ensure_connection(max_retries=1)
+    except Exception:  # any broker's error: the first submission connects (and reports it)
+        log.warning("the broker could not be reached ahead of the first submission")
+
+
 def _catalogue_for(run: SimulationRun) -> Any:
     """The card catalogue a run's chunks play with: the version its plan pinned.
 

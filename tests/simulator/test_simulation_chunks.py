@@ -552,6 +552,40 @@ def test_a_starting_worker_loads_the_catalogue_so_its_first_chunk_does_not(
         service_for("drifter").catalogue()
 
 
+def test_a_starting_web_server_loads_the_catalogue_and_reaches_the_broker(
+    catalogue, django_assert_num_queries, monkeypatch
+):
+    from celery import current_app
+
+    from decks import engine_catalogue
+    from simulator.games import service_for
+    from simulator.runs.services import submit_warm
+
+    acquired = []
+    real = current_app.producer_pool.acquire
+    monkeypatch.setattr(
+        current_app.producer_pool, "acquire", lambda **kw: acquired.append(kw) or real(**kw)
+    )
+    engine_catalogue._cache.clear()  # a new web process
+    submit_warm()
+    assert acquired
+    with django_assert_num_queries(1):  # the version check only: the catalogue is built
+        service_for("drifter").catalogue()
+
+
+def test_a_web_server_starting_with_the_broker_down_starts_anyway(db, monkeypatch, caplog):
+    from celery import current_app
+
+    from simulator.runs.services import submit_warm
+
+    def down(**kwargs):
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    monkeypatch.setattr(current_app.producer_pool, "acquire", down)
+    submit_warm()  # no exception: the first submission connects, and says so if it cannot
+    assert "broker could not be reached" in caplog.text
+
+
 def test_the_embedded_broker_hands_a_runs_chunks_out_in_their_order(
     user, settings, django_capture_on_commit_callbacks
 ):
