@@ -21,7 +21,6 @@ Elsewhere, or if the watch cannot be made, it sleeps as kombu does.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import errno
 import os
 import select
@@ -58,12 +57,12 @@ _IN_NONBLOCK, _IN_CLOEXEC = os.O_NONBLOCK, os.O_CLOEXEC
 
 def _inotify_watch(folder: str) -> int | None:
     """A non-blocking inotify descriptor watching `folder` for arriving files, or None where
-    there is no inotify (not Linux, no libc, no watch allowed)."""
-    name = ctypes.util.find_library("c")
-    if not name or not hasattr(os, "O_CLOEXEC"):
+    there is no inotify (not Linux, no libc, no watch allowed). The C library is the one this
+    process runs on (`CDLL(None)`: no search for it, which runs a program)."""
+    if not hasattr(os, "O_CLOEXEC"):
         return None
     try:
-        libc = ctypes.CDLL(name, use_errno=True)
+        libc = ctypes.CDLL(None, use_errno=True)
         fd = libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
     except (OSError, AttributeError):
         return None
