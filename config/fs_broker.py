@@ -21,7 +21,6 @@ Elsewhere, or if the watch cannot be made, it sleeps as kombu does.
 from __future__ import annotations
 
 import ctypes
-import errno
 import os
 import select
 import uuid
@@ -107,11 +106,8 @@ class Transport(filesystem.Transport):
             try:
                 while os.read(fd, 65536):
                     pass  # empty the event queue: the next look at the folder sees them all
-            except BlockingIOError:
+            except BlockingIOError:  # emptied (EAGAIN)
                 pass
-            except OSError as exc:
-                if exc.errno != errno.EAGAIN:
-                    raise
 
     def _watch_fd(self) -> int | None:
         folder = self.channels[0].data_folder_in if self.channels else None

@@ -30,8 +30,14 @@ from simulator.runs.models import SimulationChunk as Chunk
 log = logging.getLogger(__name__)
 
 
-def lease_seconds() -> float:
-    return float(conf.get("SIMULATION_LEASE_SECONDS"))
+def lease() -> timedelta:
+    """How long a claimed chunk's lease lasts: SIMULATION_LEASE_SECONDS."""
+    return timedelta(seconds=conf.get("SIMULATION_LEASE_SECONDS"))
+
+
+def _third_from_now() -> float:
+    """When a lease taken or renewed now is next renewed (time.monotonic)."""
+    return time.monotonic() + lease().total_seconds() / 3
 
 
 class _Keeper:
@@ -46,14 +52,15 @@ class _Keeper:
 
     def hold(self, token: int, chunk_id: int, send_no: int) -> None:
         with self.cond:
-            if not self.held:
-                # a new chunk was just claimed with a whole lease: the first renewal in a third
-                self.due = time.monotonic() + lease_seconds() / 3
+            # a chunk just claimed holds a whole lease: its first renewal is due in a third
+            # (sooner than the one waited on if the lease is shorter: tests)
+            due = _third_from_now()
+            self.due = min(self.due, due) if self.held else due
             self.held[token] = (chunk_id, send_no)
             if self.thread is None or not self.thread.is_alive():
                 self.thread = threading.Thread(target=self._run, name="chunk-leases", daemon=True)
                 self.thread.start()
-            self.cond.notify()  # a shorter lease than the one it waits on (tests)
+            self.cond.notify()
 
     def release(self, token: int) -> None:
         with self.cond:
@@ -63,19 +70,16 @@ class _Keeper:
         while True:
             with self.cond:
                 while not self.held or time.monotonic() < self.due:
-                    wait = None if not self.held else self.due - time.monotonic()
-                    self.cond.wait(wait)
-                    if self.held:
-                        self.due = min(self.due, time.monotonic() + lease_seconds() / 3)
+                    self.cond.wait(self.due - time.monotonic() if self.held else None)
                 held = list(self.held.values())
-                self.due = time.monotonic() + lease_seconds() / 3
+                self.due = _third_from_now()
             _renew(held)
 
 
 def _renew(held: list[tuple[int, int]]) -> None:
     """Each held chunk's lease a whole SIMULATION_LEASE_SECONDS from now, if it still runs
     under that send (a chunk re-sent meanwhile is no longer this worker's to keep)."""
-    until = timezone.now() + timedelta(seconds=lease_seconds())
+    until = timezone.now() + lease()
     for chunk_id, send_no in held:
         try:
             Chunk.objects.filter(pk=chunk_id, status=Chunk.Status.RUNNING, sends=send_no).update(

@@ -41,7 +41,7 @@ from simulator.games.players import budget_problems, prepare_player
 from simulator.games.problems import RunRefused, refuse
 from simulator.games.runner import ChunkOutcome, estimate_cost, play_chunk, sample_indices
 from simulator.runs.followers import followers
-from simulator.runs.leases import Leased
+from simulator.runs.leases import Leased, lease
 from simulator.runs.models import (
     ChunkResult,
     GameSample,
@@ -654,7 +654,7 @@ def _fail_chunk(chunk_id: int, error: str) -> bool:
         )
         if updated and run.is_active:
             _finish_chunk_locked(run, failed=True)
-            run.save()
+            run.save(update_fields=FINISH_FIELDS)
             if not run.is_active:
                 transaction.on_commit(partial(_run_ended, run.pk))
     return bool(updated)
@@ -684,7 +684,7 @@ def _claim(chunk_id: int, send_no: int, worker: str) -> SimulationChunk | None:
             failing = False
             chunk.status = Chunk.Status.RUNNING
             chunk.started_at = timezone.now()
-            chunk.lease_until = chunk.started_at + _lease()
+            chunk.lease_until = chunk.started_at + lease()
             chunk.worker = worker[:200]
             chunk.save(update_fields=["attempts", "status", "started_at", "lease_until", "worker"])
             if run.status == Run.Status.QUEUED:
@@ -758,10 +758,6 @@ def _fail_run(run_id: int, chunk_id: int, error: str) -> None:
             status=Chunk.Status.SKIPPED
         )
         transaction.on_commit(partial(_run_ended, run_id))
-
-
-def _lease() -> timedelta:
-    return timedelta(seconds=conf.get("SIMULATION_LEASE_SECONDS"))
 
 
 def _cancel_probe(run_id: int, every: float = 0.5) -> Callable[[], bool]:
@@ -932,7 +928,7 @@ def _reconcile_one(run_id: int, counts: dict[str, int]) -> None:
         Q(status=Chunk.Status.QUEUED, sent_at__lt=queued_before)
         | Q(status=Chunk.Status.RUNNING, lease_until__lt=now)
         # started before leases were kept: one lease after its start
-        | Q(status=Chunk.Status.RUNNING, lease_until__isnull=True, started_at__lt=now - _lease())
+        | Q(status=Chunk.Status.RUNNING, lease_until__isnull=True, started_at__lt=now - lease())
     )
     for chunk in stale:
         _resend(chunk, queue, now, counts, why=f"{chunk.status} too long")
