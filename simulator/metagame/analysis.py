@@ -6,12 +6,18 @@ win to each side), `games[i][j]` the games they played (both halves stored, so
 plays each deck. The diagonal is the mirror match: a deck against itself wins half its games by
 symmetry, so it is 0.5 exactly, never estimated and never sampled.
 
-The uncertainty is carried by one posterior: each pair's win chance p_ij has a uniform prior
-Beta(1, 1) and, after the games, the posterior Beta(1 + wins_ij, 1 + wins_ji), independently of
-the other pairs; p_ji = 1 - p_ij. Every figure that depends on the whole matrix (the expected
-win rate against the field, the chance of being best, the equilibrium's support, the cycles) is
-computed on draws of that posterior, so a pair with few games widens every answer it touches.
-docs/metagame.md has the formulas for people.
+The uncertainty is carried by one posterior, hierarchical: the pairs' win chances are drawn
+from one Beta(κ/2, κ/2) around a half, and how spread out this field's matchups are (κ) is
+learnt from the games. The spread's prior is uniform on 1/√κ (about uniform on the standard
+deviation of a matchup, Gelman et al., Bayesian Data Analysis, 3rd ed., §5.3), over a grid
+from κ = 2 (the uniform prior, a matchup anywhere from 0 to 1) to one so large that every
+matchup is a coin toss. Given κ, each pair's p_ij is Beta(κ/2 + wins_ij, κ/2 + wins_ji),
+independently of the other pairs; p_ji = 1 - p_ij. So a pair with few games is as uncertain
+as this field's matchups are, not as uncertain as any chance from 0 to 1, and a pair with many
+games is its own. Every figure that depends on the whole matrix (the expected win rate against
+the field, the chance of being best, the equilibrium's support, the cycles) is computed on
+draws of that posterior (a draw picks κ, then every pair), so a pair with few games widens
+every answer it touches. docs/metagame.md has the formulas for people.
 """
 
 from __future__ import annotations
@@ -35,7 +41,14 @@ MIRROR_NOTE = (
     "A deck against itself wins half its games by symmetry: the mirror match counts 0.5, "
     "is never played for the estimate and never sampled."
 )
-PRIOR_NOTE = "Each pair's win chance starts uniform, Beta(1, 1), before any game."
+PRIOR_NOTE = (
+    "Before the games every pair's win chance is drawn around a half, Beta(κ/2, κ/2), and how "
+    "spread out this field's matchups are (κ) is learnt from all the pairs' games: a pair with "
+    "few games is as uncertain as this field's matchups are, a pair with many is its own."
+)
+#: The spread's grid: u = 1/√κ evenly over (0, 1/√2], so κ from 2 (the uniform prior) up.
+SPREAD_POINTS = 100
+KAPPA = 1 / ((np.arange(SPREAD_POINTS) + 0.5) / SPREAD_POINTS / np.sqrt(2)) ** 2
 INTERVAL_NOTE = (
     "A pair's interval is the Jeffreys interval (quantiles of Beta(wins + 1/2, losses + 1/2)); "
     "the deck figures' intervals are quantiles of the posterior draws."
@@ -96,30 +109,64 @@ def check_confidence(confidence: float) -> float:
     return float(confidence)
 
 
+def spread_weights(wins: Table) -> np.ndarray:
+    """The posterior of the spread: per value of KAPPA, its probability given every pair's
+    games (prior uniform over the grid, which is uniform on 1/√κ). The likelihood of κ is the
+    product over the pairs of the beta-binomial chance of their results,
+    B(κ/2 + wins_ij, κ/2 + wins_ji) / B(κ/2, κ/2) up to a factor without κ; a pair with no
+    games says nothing. No games at all: the prior."""
+    from scipy.special import betaln  # imported where used: see cell_table
+
+    w = np.asarray(wins, dtype=float)
+    upper_i, upper_j = np.triu_indices(len(w), 1)
+    a, b = w[upper_i, upper_j], w[upper_j, upper_i]
+    played = a + b > 0
+    half = KAPPA[:, None] / 2
+    log = (betaln(half + a[played], half + b[played]) - betaln(half, half)).sum(axis=1)
+    weights = np.exp(log - log.max())
+    return np.asarray(weights / weights.sum())
+
+
 def posterior(wins: Table, games: Table, draws: int, seed: int | np.random.Generator) -> np.ndarray:
-    """`draws` win-chance matrices, shape (draws, N, N), from the pairs' posteriors: for each
-    pair i < j, p_ij ~ Beta(1 + wins_ij, 1 + wins_ji), p_ji = 1 - p_ij, and 0.5 on the
-    diagonal. Antisymmetric about 0.5 by construction, as a heads-up zero-sum game is."""
+    """`draws` win-chance matrices, shape (draws, N, N), from the posterior (module
+    docstring): each draw picks a spread κ by spread_weights, then for each pair i < j
+    p_ij ~ Beta(κ/2 + wins_ij, κ/2 + wins_ji); p_ji = 1 - p_ij, and 0.5 on the diagonal.
+    Antisymmetric about 0.5 by construction, as a heads-up zero-sum game is."""
     w, _ = check_counts(wins, games)
     if draws < 1:
         raise ValueError("draws must be at least 1")
     rng = np.random.default_rng(seed)
     n = len(w)
     upper_i, upper_j = np.triu_indices(n, 1)
-    p = rng.beta(1 + w[upper_i, upper_j], 1 + w[upper_j, upper_i], size=(draws, len(upper_i)))
+    half = KAPPA[rng.choice(SPREAD_POINTS, size=draws, p=spread_weights(w))][:, None] / 2
+    p = rng.beta(half + w[upper_i, upper_j], half + w[upper_j, upper_i])
     out = np.full((draws, n, n), 0.5)
     out[:, upper_i, upper_j] = p
     out[:, upper_j, upper_i] = 1 - p
     return out
 
 
+def posterior_moments(wins: Table, games: Table) -> tuple[np.ndarray, np.ndarray]:
+    """Each pair's posterior mean and variance of p_ij, the mixture over the spread (0.5 and 0
+    on the diagonal). The mean is the point estimate: a pair with no games sits at 0.5, a pair
+    with many at its observed share, one with a few between, drawn towards a half as much as
+    this field's spread says (the mean over κ of (κ/2 + wins) / (κ + games)). The variance is
+    the sampler's measure of how much a pair's games can still teach."""
+    w, _ = check_counts(wins, games)
+    q = spread_weights(w)
+    half = KAPPA[:, None, None] / 2
+    a, b = half + w, half + w.T
+    mean = a / (a + b)
+    first = np.tensordot(q, mean, 1)
+    var = np.maximum(np.tensordot(q, mean * (a + 1) / (a + b + 1), 1) - first**2, 0.0)
+    np.fill_diagonal(first, 0.5)
+    np.fill_diagonal(var, 0.0)
+    return np.asarray(first), np.asarray(var)
+
+
 def posterior_mean(wins: Table, games: Table) -> np.ndarray:
-    """The posterior mean matrix, (1 + wins_ij) / (2 + games_ij), 0.5 on the diagonal: a pair
-    with no games sits at 0.5, a pair with many at its observed share."""
-    w, g = check_counts(wins, games)
-    mean = (1 + w) / (2 + g)
-    np.fill_diagonal(mean, 0.5)
-    return mean
+    """The posterior mean matrix (posterior_moments), 0.5 on the diagonal."""
+    return posterior_moments(wins, games)[0]
 
 
 def cell_table(wins: Table, games: Table, confidence: float = 0.95) -> list[list[dict[str, Any]]]:

@@ -3,7 +3,8 @@
 A deck tester asks one question of a field, which deck is best against it (`target="best"`) or
 which decks make up the mix nobody can exploit, the equilibrium's support (`"support"`), and
 wants it answered at a confidence with as few games as possible. Each round looks at the
-posterior (analysis.py: each pair's win chance Beta(1 + wins, 1 + losses)) and:
+posterior (analysis.py: each pair's win chance Beta(κ/2 + wins, κ/2 + losses), the spread κ
+learnt from the whole field) and:
 
 - stops when the answer is known at the confidence: for "best", one deck's chance of being
   best is at least `confidence`; for "support", every deck is in the support in at least
@@ -11,7 +12,9 @@ posterior (analysis.py: each pair's win chance Beta(1 + wins, 1 + losses)) and:
 - otherwise gives each pair an *influence*: the part of the answer's remaining uncertainty that
   the pair's own uncertainty explains (below), and spreads the round's games to shrink the
   total most. A pair's posterior variance after m more games is about its variance now times
-  n / (n + m), with n = games + 3 (a Beta's α + β + 1), and so is its influence; minimising
+  n / (n + m), with n its effective games, mean · (1 - mean) / variance of its posterior (a
+  Beta's α + β + 1: the games plus what the field's spread says, `Assessment.size`), and so is
+  its influence; minimising
   Σ influence · n / (n + m) over the round's games gives n + m ∝ √(influence · n) (water
   filling: pairs already known well enough get none). A twentieth of the round is spread
   evenly over every pair with any influence, so that none is starved by a poor first estimate.
@@ -56,7 +59,7 @@ from simulator.metagame.analysis import (
     nash_equilibrium,
     p_best,
     posterior,
-    posterior_mean,
+    posterior_moments,
 )
 
 #: The questions: the best deck against the field, or the decks of the equilibrium mix. Taken
@@ -86,6 +89,7 @@ class Assessment:
     chances: np.ndarray
     influence: np.ndarray
     contenders: tuple[int, ...]
+    size: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -131,21 +135,23 @@ def assess(
     s = check_shares(shares, len(w))
     confidence = check_confidence(confidence)
     rng = np.random.default_rng(seed)
+    moments = posterior_moments(w, g)
     if target == "best":
-        return _assess_best(w, g, s, confidence, posterior(w, g, draws, rng))
+        return _assess_best(s, confidence, posterior(w, g, draws, rng), moments)
     if target == "support":
-        return _assess_support(w, g, confidence, posterior(w, g, support_draws, rng))
+        return _assess_support(confidence, posterior(w, g, support_draws, rng), moments)
     raise ValueError(f"target must be 'best' or 'support', got {target!r}")
 
 
-def _variance(w: np.ndarray) -> np.ndarray:
-    """Each pair's posterior variance of p_ij, Beta(1 + wins_ij, 1 + wins_ji)."""
-    a, b = 1 + w, 1 + w.T
-    return np.asarray(a * b / ((a + b) ** 2 * (a + b + 1)))
+def _size(mean: np.ndarray, var: np.ndarray) -> np.ndarray:
+    """Each pair's effective games, mean · (1 - mean) / variance of its posterior (for a
+    Beta(α, β), α + β + 1): its games plus what the field's spread teaches about it. 1 on the
+    diagonal, never used."""
+    return np.asarray(np.where(var > 0, mean * (1 - mean) / np.where(var > 0, var, 1.0), 1.0))
 
 
 def _assess_best(
-    w: np.ndarray, g: np.ndarray, s: np.ndarray, confidence: float, draws: np.ndarray
+    s: np.ndarray, confidence: float, draws: np.ndarray, moments: tuple[np.ndarray, np.ndarray]
 ) -> Assessment:
     """The "best" question: stop when a deck's chance of being best reaches `confidence`."""
     expected = expected_win_rates(draws, s)
@@ -158,8 +164,9 @@ def _assess_best(
         answer=int(order[0]),
         certainty=float(chances.max()),
         chances=chances,
-        influence=_race_influence(_races(expected), s, _variance(w)),
+        influence=_race_influence(_races(expected), s, moments[1]),
         contenders=tuple(int(d) for d in order[: min(count, len(s))]),
+        size=_size(*moments),
     )
 
 
@@ -195,14 +202,14 @@ def _race_influence(race: np.ndarray, s: np.ndarray, var: np.ndarray) -> np.ndar
 
 
 def _assess_support(
-    w: np.ndarray, g: np.ndarray, confidence: float, draws: np.ndarray
+    confidence: float, draws: np.ndarray, moments: tuple[np.ndarray, np.ndarray]
 ) -> Assessment:
     """The "support" question: stop when every deck is in, or out of, the support of at least
     `confidence` of the draws' equilibria. The shares play no part: the mix nobody can exploit
     does not depend on who plays what. The answer is the decks in half the draws' supports or
     more (the point estimate's support if no deck is)."""
-    n = len(w)
-    point = nash_equilibrium(posterior_mean(w, g))
+    n = draws.shape[1]
+    point = nash_equilibrium(moments[0])
     inside = equilibria(draws, point.support) > SUPPORT
     chances = inside.mean(axis=0)
     decided = (chances >= confidence) | (chances <= 1 - confidence)
@@ -223,6 +230,7 @@ def _assess_support(
         chances=chances,
         influence=influence,
         contenders=tuple(int(d) for d in undecided),
+        size=_size(*moments),
     )
 
 
@@ -257,7 +265,7 @@ def plan_round(
     n = len(w)
     floor = filled = np.zeros((n, n), dtype=int)
     if not state.stop:
-        floor, filled = _spread(state.influence, g, round_games)
+        floor, filled = _spread(state.influence, g, round_games, state.size)
     allocation = floor + filled
     return RoundPlan(
         target=target,
@@ -270,15 +278,20 @@ def plan_round(
     )
 
 
-def spread(influence: np.ndarray, games: np.ndarray, total: int) -> np.ndarray:
+def spread(
+    influence: np.ndarray, games: np.ndarray, total: int, size: np.ndarray | None = None
+) -> np.ndarray:
     """`total` games over the pairs (symmetric int matrix) by their influence (upper
     triangle): a twentieth evenly over every pair with any, the rest water-filled so that
-    games + 3 + m ∝ √(influence · (games + 3)). No influence anywhere: evenly, as even_round."""
-    floor, filled = _spread(influence, games, total)
+    n + m ∝ √(influence · n), n a pair's effective games (`size`, Assessment.size; games + 3,
+    the uniform prior's, unless given). No influence anywhere: evenly, as even_round."""
+    floor, filled = _spread(influence, games, total, size)
     return floor + filled
 
 
-def _spread(influence: np.ndarray, games: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray]:
+def _spread(
+    influence: np.ndarray, games: np.ndarray, total: int, size: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """spread's two parts: the floor's games and the water-filled games."""
     from scipy.optimize import brentq  # imported where used: see analysis.cell_table
 
@@ -287,9 +300,10 @@ def _spread(influence: np.ndarray, games: np.ndarray, total: int) -> tuple[np.nd
     value = influence[upper_i, upper_j]
     if not len(value) or value.max() <= 0:
         return np.zeros((n, n), dtype=int), np.asarray(even_round(games, total))
-    size = games[upper_i, upper_j] + 3.0
+    played = games[upper_i, upper_j]
+    size = played + 3.0 if size is None else np.asarray(size, dtype=float)[upper_i, upper_j]
     relevant = value > RELEVANT * value.max()
-    floor = _share_out(int(FLOOR * total), relevant.astype(float), size)
+    floor = _share_out(int(FLOOR * total), relevant.astype(float), played)
     rate = np.where(relevant, np.sqrt(value * size), 0.0)
     rest = total - int(floor.sum())
     scale = brentq(
@@ -479,7 +493,7 @@ def run_adaptive(
             break
         size = min(max(round_games, int(growth * used)), budget - used)
         if strategy == "adaptive":
-            allocation = spread(state.influence, games, size)
+            allocation = spread(state.influence, games, size, state.size)
         elif split is not None:
             allocation = fixed_round(split, games, size)
         else:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.stats import beta
+from scipy.stats import beta, betabinom
 
 from simulator.metagame import analysis
 from simulator.metagame.analysis import (
@@ -81,11 +81,60 @@ def test_posterior_draws_are_antisymmetric_about_a_half_with_the_mirror_at_a_hal
     assert ((draws > 0) & (draws < 1)).all()
 
 
-def test_a_pair_s_draws_follow_its_beta_posterior_with_the_uniform_prior():
+def test_the_spread_s_weights_are_the_beta_binomial_likelihood_of_every_pair_s_games():
+    # An independent reckoning: scipy's beta-binomial pmf per pair, multiplied over the pairs,
+    # on the same grid (the binomial coefficients cancel in the normalisation).
+    rng = np.random.default_rng(7)
+    g = np.triu(rng.integers(0, 30, (5, 5)), 1)
+    w = np.triu(rng.binomial(g, 0.6), 1).astype(float)
+    w, g = w + np.tril((g - w).T, -1), g + g.T
+    i, j = np.triu_indices(5, 1)
+    half = analysis.KAPPA[:, None] / 2
+    log = betabinom.logpmf(w[i, j], g[i, j], half, half).sum(axis=1)
+    expected = np.exp(log - log.max())
+    assert analysis.spread_weights(w) == pytest.approx(expected / expected.sum(), abs=1e-12)
+    # No games: the prior, even over the grid.
+    assert np.allclose(analysis.spread_weights(np.zeros((3, 3))), 1 / analysis.SPREAD_POINTS)
+
+
+def test_a_pair_s_draws_follow_the_mixture_over_the_spread():
     w, g = np.array([[0, 30], [10, 0]]), np.array([[0, 40], [40, 0]])
-    draws = posterior(w, g, 20_000, seed=5)[:, 0, 1]
-    assert draws.mean() == pytest.approx(31 / 42, abs=0.003)
-    assert draws.std() == pytest.approx(beta(31, 11).std(), rel=0.03)
+    draws = posterior(w, g, 40_000, seed=5)[:, 0, 1]
+    q = analysis.spread_weights(w)
+    half = analysis.KAPPA / 2
+    mean = q @ ((half + 30) / (analysis.KAPPA + 40))
+    second = q @ (beta(half + 30, half + 10).var() + ((half + 30) / (analysis.KAPPA + 40)) ** 2)
+    assert draws.mean() == pytest.approx(mean, abs=0.002)
+    assert draws.var() == pytest.approx(second - mean**2, rel=0.05)
+    assert analysis.posterior_mean(w, g)[0, 1] == pytest.approx(mean, abs=1e-12)
+    assert analysis.posterior_moments(w, g)[1][0, 1] == pytest.approx(second - mean**2, abs=1e-12)
+    # Drawn towards a half, but not past the uniform prior's (1 + 30) / (2 + 40).
+    assert 0.5 < mean < 30 / 40
+
+
+def test_a_pair_without_games_is_as_uncertain_as_the_field_s_matchups_are():
+    # Nine decks whose 35 other pairs played 400 games each: close matchups (48-52%) teach
+    # that this field's pairs are close, wide ones (20-80%) that they are not; the unplayed
+    # pair (0, 1) sits at a half either way, with a spread to match the others'.
+    rng = np.random.default_rng(3)
+    for low, high, sd_low, sd_high in ((0.48, 0.52, 0.0, 0.05), (0.2, 0.8, 0.15, 0.3)):
+        w, g = planted(antisymmetric(rng, 9, low, high), 400)
+        w[0, 1] = w[1, 0] = g[0, 1] = g[1, 0] = 0
+        draws = posterior(w, g, 4000, seed=1)[:, 0, 1]
+        assert draws.mean() == pytest.approx(0.5, abs=0.02)
+        assert sd_low < draws.std() < sd_high
+        assert np.sqrt(analysis.posterior_moments(w, g)[1][0, 1]) == pytest.approx(
+            draws.std(), rel=0.05
+        )
+    # A pair with many games is nearly its own, whatever the others say: 75% in 2,000 games
+    # among pairs within 2 points of a half is drawn towards a half by a point or two.
+    w, g = planted(antisymmetric(rng, 9, 0.48, 0.52), 400)
+    w[0, 1], w[1, 0], g[0, 1], g[1, 0] = 1500, 500, 2000, 2000
+    assert 0.72 < analysis.posterior_mean(w, g)[0, 1] < 0.75
+    # No games anywhere: every pair at a half, the mirror too.
+    assert np.allclose(
+        analysis.posterior_mean(np.zeros((3, 3)), np.zeros((3, 3))), np.full((3, 3), 0.5)
+    )
 
 
 def test_the_same_seed_gives_the_same_draws_and_another_seed_others():

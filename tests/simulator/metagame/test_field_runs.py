@@ -116,7 +116,8 @@ def test_a_rounds_stage_runs_are_one_chunk_each_longest_first_keeping_two_games(
     assert runs.count() > 3
     for run in runs:
         assert run.chunk_count == 1, (run.games, run.chunk_count)
-        assert run.samples.count() == min(STAGE_SAMPLE_RECORDS, run.games) == 2
+        assert run.samples.count() == min(STAGE_SAMPLE_RECORDS, run.games)
+    assert sum(run.games > STAGE_SAMPLE_RECORDS for run in runs) > 3  # the cap is what holds
     # each round's runs are made (and so sent to the workers) longest first
     for rnd in range(field_run.round + 1):
         games = list(
@@ -139,8 +140,9 @@ def test_a_clear_answer_stops_by_the_rule_before_the_budget(user, catalogue):
 
 
 def test_the_mix_nobody_can_exploit_is_a_question_of_its_own(user, catalogue):
-    field_run = played(user, entries=[S1, S2, {**S1, "bot": "sharp"}], target="support",
-                       confidence=0.99)  # fmt: skip
+    # (a random bot's deck loses nearly every game: its pairs settle the mix within the budget,
+    # where the sharp bot against the heuristic on the same deck is too close to call in 600)
+    field_run = played(user, entries=CLEAR, target="support", confidence=0.99)
     assert field_run.status == "done", field_run.error
     assert_counts_add_up(field_run)
     verdict = field_run.result["verdict"]

@@ -105,18 +105,24 @@ def test_on_a_three_way_race_nearly_every_game_goes_to_the_racing_decks_pairs():
 
 
 def test_behind_a_clear_leader_every_trailing_deck_keeps_games_and_says_why():
-    # Deck 0 wins 62% against five level decks: 94% sure it is best, not yet 95%. Each of the
-    # others comes second in some draws, so each keeps games that show it cannot catch up.
-    chances = np.full((6, 6), 0.5)
-    chances[0, 1:], chances[1:, 0] = 0.62, 0.38
+    # Deck 0 wins 56% against five decks whose matchups among themselves spread from 40% to
+    # 60%, and its row is well known (300 games a pair), the others' pairs not (20): 92% sure
+    # deck 0 is best, not yet 95%. What is left to learn is whether a trailing deck could
+    # catch up, so each keeps games, and the leader's row gets only the few to check it.
+    rng = np.random.default_rng(1)
+    chances = np.triu(rng.uniform(0.4, 0.6, (6, 6)), 1)
+    chances = chances + np.tril(1 - chances.T, -1)
+    np.fill_diagonal(chances, 0.5)
+    chances[0, 1:], chances[1:, 0] = 0.56, 0.44
     w, g = planted(chances, 20)
-    g[0, 1:] = g[1:, 0] = 40
-    w[0, 1:], w[1:, 0] = 0.62 * 40, 0.38 * 40
+    g[0, 1:] = g[1:, 0] = 300
+    w[0, 1:], w[1:, 0] = 0.56 * 300, 0.44 * 300
     plan = plan_round(w, g, [1] * 6, target="best", round_games=300, seed=0)
     a = np.asarray(plan.allocation)
-    assert not plan.stop and plan.answer == 0
-    assert a[0].sum() >= 120  # the leader's row: the most
-    assert all(a[d, 1:].sum() > 0 for d in range(1, 6))  # every trailing deck's other pairs
+    assert not plan.stop and plan.answer == 0 and 0.9 < plan.certainty < 0.95
+    assert a[0].sum() <= FLOOR * 300  # the leader's row: a few games to check it
+    assert a[1:, 1:].sum() // 2 >= 0.9 * 300  # the trailing decks' own pairs: nearly all
+    assert all(a[d, 1:].sum() > 0 for d in range(1, 6))  # every trailing deck
     behind = "two decks behind the leaders: it shows whether either could still catch up"
     pairs = [(i, j) for i in range(1, 6) for j in range(i + 1, 6)]
     trailing = [(i, j) for i, j in pairs if plan.reasons[i][j] == behind]
@@ -275,3 +281,21 @@ def test_a_strategy_and_its_split_must_agree(strategy, split, message):
             coin(CLEAR_BEST, 6), 3, [1, 1, 1], target="best", budget=100, round_games=50, seed=6,
             strategy=strategy, split=split,
         )  # fmt: skip
+
+
+def test_spread_weighs_a_pair_by_its_effective_games_when_given():
+    # Equal influence, no games, but pair (0, 2) already known as well as 47 games would make
+    # it (the field's spread): n + m ∝ √(influence · n) with n = 3 and 48, so c·√3 - 3 and
+    # c·√48 - 48 share the 950 games the floor leaves (c = 1001 / (√3 + √48)).
+    influence = np.zeros((3, 3))
+    influence[0, 1] = influence[0, 2] = 1.0
+    size = np.full((3, 3), 3.0)
+    size[0, 2] = size[2, 0] = 48.0
+    a = spread(influence, np.zeros((3, 3)), 1000, size)
+    c = 1001 / (np.sqrt(3) + np.sqrt(48))
+    floor = FLOOR * 1000 / 2
+    assert a[0, 1] - floor == pytest.approx(c * np.sqrt(3) - 3, abs=1)
+    assert a[0, 2] - floor == pytest.approx(c * np.sqrt(48) - 48, abs=1)
+    assert a[1, 2] == 0 and upper_sum(a) == 1000
+    # Without `size`, the uniform prior's games + 3: the two pairs alike.
+    assert spread(influence, np.zeros((3, 3)), 1000)[0, 1] == 500
