@@ -49,17 +49,17 @@ class Channel(filesystem.Channel):
 
 #: How often a worker waiting on an inotify watch still looks at its folder (seconds).
 WATCHED_POLL_SECONDS = 1.0
-# inotify(7): a file renamed into, or closed after writing in, the watched folder.
+# <sys/inotify.h>: a file renamed into, or closed after writing in, the watched folder; and
+# inotify_init1's flags (Linux's O_NONBLOCK and O_CLOEXEC, named here so that the module
+# imports where os has no O_CLOEXEC and inotify_init1 is simply not found).
 _IN_MOVED_TO, _IN_CLOSE_WRITE = 0x80, 0x08
-_IN_NONBLOCK, _IN_CLOEXEC = os.O_NONBLOCK, os.O_CLOEXEC
+_IN_NONBLOCK, _IN_CLOEXEC = 0o4000, 0o2000000
 
 
 def _inotify_watch(folder: str) -> int | None:
     """A non-blocking inotify descriptor watching `folder` for arriving files, or None where
     there is no inotify (not Linux, no libc, no watch allowed). The C library is the one this
     process runs on (`CDLL(None)`: no search for it, which runs a program)."""
-    if not hasattr(os, "O_CLOEXEC"):
-        return None
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         fd = libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)

@@ -3,6 +3,7 @@ lists the folder while a message is written never takes a half-written one."""
 
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
@@ -83,8 +84,10 @@ def test_an_idle_consumer_wakes_as_a_message_arrives_not_at_its_next_look(tmp_pa
     here, and kombu's transport would have slept that hour before seeing the message."""
     from config import fs_broker
 
-    if fs_broker._inotify_watch(str(tmp_path)) is None:
+    probe = fs_broker._inotify_watch(str(tmp_path))
+    if probe is None:
         pytest.skip("no inotify on this machine: the transport polls as kombu's does")
+    os.close(probe)
     monkeypatch.setattr(fs_broker, "WATCHED_POLL_SECONDS", 3600.0)
     connection, _ = _channel(tmp_path, "config.fs_broker:Transport", polling_interval=3600.0)
     with connection:

@@ -45,9 +45,8 @@ MAX_DELAY = 60.0
 #: environment says otherwise. Around every task a connection whose age is up is closed
 #: (simulator.runs.tasks), and with the default (0) each chunk opened one (SQLite runs its
 #: PRAGMAs on every open; PostgreSQL forks a backend): a few milliseconds of a worker's time
-#: between every two chunks. A solo
-#: worker is one long-lived process on one thread, so keeping it is safe; CONN_HEALTH_CHECKS
-#: replaces one the database dropped.
+#: between every two chunks. A solo worker is one long-lived process on one thread, so keeping
+#: it is safe; CONN_HEALTH_CHECKS replaces one the database dropped.
 WORKER_CONN_MAX_AGE = "600"
 
 
