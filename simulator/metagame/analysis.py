@@ -37,6 +37,9 @@ CLEAN = 1e-9
 SUPPORT = 1e-6
 #: Two expected win rates within this are a tie for best (split evenly).
 TIE = 1e-12
+#: The spread's grid: u = 1/√κ evenly over (0, 1/√2], so κ from 2 (the uniform prior) up.
+SPREAD_POINTS = 100
+KAPPA = 1 / ((np.arange(SPREAD_POINTS) + 0.5) / SPREAD_POINTS / np.sqrt(2)) ** 2
 MIRROR_NOTE = (
     "A deck against itself wins half its games by symmetry: the mirror match counts 0.5, "
     "is never played for the estimate and never sampled."
@@ -46,9 +49,6 @@ PRIOR_NOTE = (
     "spread out this field's matchups are (κ) is learnt from all the pairs' games: a pair with "
     "few games is as uncertain as this field's matchups are, a pair with many is its own."
 )
-#: The spread's grid: u = 1/√κ evenly over (0, 1/√2], so κ from 2 (the uniform prior) up.
-SPREAD_POINTS = 100
-KAPPA = 1 / ((np.arange(SPREAD_POINTS) + 0.5) / SPREAD_POINTS / np.sqrt(2)) ** 2
 INTERVAL_NOTE = (
     "A pair's interval is the Jeffreys interval (quantiles of Beta(wins + 1/2, losses + 1/2)); "
     "the deck figures' intervals are quantiles of the posterior draws."

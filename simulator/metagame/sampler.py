@@ -147,7 +147,7 @@ def _size(mean: np.ndarray, var: np.ndarray) -> np.ndarray:
     """Each pair's effective games, mean · (1 - mean) / variance of its posterior (for a
     Beta(α, β), α + β + 1): its games plus what the field's spread teaches about it. 1 on the
     diagonal, never used."""
-    return np.asarray(np.where(var > 0, mean * (1 - mean) / np.where(var > 0, var, 1.0), 1.0))
+    return np.divide(mean * (1 - mean), var, out=np.ones_like(var), where=var > 0)
 
 
 def _assess_best(
